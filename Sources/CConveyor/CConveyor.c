@@ -1,0 +1,170 @@
+#define _GNU_SOURCE
+#include "CConveyor.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+__thread void *cnv_tls_context_slot = NULL;
+__thread void *cnv_tls_frame_slot = NULL;
+
+int cnv_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
+    struct timespec ts, *tsp = NULL;
+    if (timeout_ns >= 0) {
+        ts.tv_sec = (time_t)(timeout_ns / 1000000000LL);
+        ts.tv_nsec = (long)(timeout_ns % 1000000000LL);
+        tsp = &ts;
+    }
+    return (int)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, tsp, NULL, 0);
+}
+
+int cnv_futex_wake(uint32_t *word, int32_t count) {
+    return (int)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+}
+
+int32_t cnv_gettid(void) { return (int32_t)syscall(SYS_gettid); }
+
+void cnv_set_thread_name(const char *name) {
+    char buf[16];
+    strncpy(buf, name, sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    pthread_setname_np(pthread_self(), buf);
+}
+
+int32_t cnv_cpu_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        return n > 0 ? (int32_t)n : 1;
+    }
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
+}
+
+int cnv_set_thread_nice(int32_t nice) {
+    return setpriority(PRIO_PROCESS, (id_t)cnv_gettid(), nice);
+}
+
+int32_t cnv_get_thread_nice(void) {
+    errno = 0;
+    return (int32_t)getpriority(PRIO_PROCESS, (id_t)cnv_gettid());
+}
+
+int cnv_thread_start(void *(*entry)(void *), void *arg, size_t stack_size) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (stack_size > 0) pthread_attr_setstacksize(&attr, stack_size);
+    pthread_t thread;
+    int rc = pthread_create(&thread, &attr, entry, arg);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) { errno = rc; return -1; }
+    return 0;
+}
+
+int cnv_is_main_thread(void) { return cnv_gettid() == (int32_t)getpid(); }
+
+int32_t cnv_process_thread_count(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    int32_t n = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Threads:", 8) == 0) { n = (int32_t)strtol(line + 8, NULL, 10); break; }
+    }
+    fclose(f);
+    return n;
+}
+
+static uint64_t clock_ns(clockid_t id) {
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t cnv_monotonic_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+uint64_t cnv_realtime_ns(void) { return clock_ns(CLOCK_REALTIME); }
+uint64_t cnv_process_cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
+
+int cnv_eventfd(unsigned int initial, int nonblocking) {
+    return eventfd(initial, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0));
+}
+
+int cnv_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    return write(fd, &one, sizeof one) == sizeof one ? 0 : -1;
+}
+
+uint64_t cnv_eventfd_drain(int fd) {
+    uint64_t value = 0;
+    if (read(fd, &value, sizeof value) != sizeof value) return 0;
+    return value;
+}
+
+int cnv_timerfd_create(int realtime) {
+    return timerfd_create(realtime ? CLOCK_REALTIME : CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int cnv_timerfd_arm_absolute(int fd, uint64_t deadline_ns) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    if (deadline_ns != 0) {
+        spec.it_value.tv_sec = (time_t)(deadline_ns / 1000000000ULL);
+        spec.it_value.tv_nsec = (long)(deadline_ns % 1000000000ULL);
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+int cnv_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int cnv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = events;
+    ev.data.u64 = data;
+    int kop = op == 1 ? EPOLL_CTL_ADD : op == 2 ? EPOLL_CTL_DEL : EPOLL_CTL_MOD;
+    return epoll_ctl(epfd, kop, fd, &ev);
+}
+
+int cnv_epoll_wait(int epfd, uint32_t *events_out, uint64_t *data_out, int max, int timeout_ms) {
+    struct epoll_event evs[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(epfd, evs, max, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        events_out[i] = evs[i].events;
+        data_out[i] = evs[i].data.u64;
+    }
+    return n;
+}
+
+int cnv_signalfd(int fd, const sigset_t *mask) {
+    return signalfd(fd, mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int cnv_pidfd_open(int32_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int cnv_pipe2(int fds[2], int nonblocking) {
+    return pipe2(fds, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
+}
+
+int cnv_errno(void) { return errno; }

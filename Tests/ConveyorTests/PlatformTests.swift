@@ -1,0 +1,27 @@
+import Testing
+@testable import Conveyor
+
+@Suite struct PlatformTests {
+    @Test func cpuCountComesFromTheAffinityMask() {
+        #expect(ThreadInfo.cpuCount >= 1)
+    }
+
+    @Test func monotonicClockAdvances() {
+        let a = Clock.monotonicNanoseconds()
+        var b = a
+        while b == a { b = Clock.monotonicNanoseconds() }
+        #expect(b > a)
+    }
+
+    @Test func futexWaitReturnsAtOnceWhenTheWordDiffers() {
+        let word = FutexWord(1)
+        defer { word.deallocate() }
+        #expect(word.wait(expected: 0, timeoutNanoseconds: 5_000_000_000))
+    }
+
+    @Test func futexWaitTimesOut() {
+        let word = FutexWord(0)
+        defer { word.deallocate() }
+        #expect(!word.wait(expected: 0, timeoutNanoseconds: 1_000_000))
+    }
+}
