@@ -19,6 +19,7 @@
 
 __thread void *cnv_tls_context_slot = NULL;
 __thread void *cnv_tls_frame_slot = NULL;
+__thread long cnv_tls_apply_depth = 0;
 
 int cnv_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
     struct timespec ts, *tsp = NULL;

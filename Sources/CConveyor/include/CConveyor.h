@@ -26,6 +26,13 @@ static inline int cnv_atomic_cas_u32(uint32_t *word, uint32_t *expected, uint32_
     return __atomic_compare_exchange_n(word, expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/// Relaxed atomic access to a pointer-sized slot (ring buffers whose slots a thief may read).
+static inline uintptr_t cnv_atomic_load_slot(uintptr_t *slot) { return __atomic_load_n(slot, __ATOMIC_RELAXED); }
+static inline void cnv_atomic_store_slot(uintptr_t *slot, uintptr_t value) { __atomic_store_n(slot, value, __ATOMIC_RELAXED); }
+
+static inline uintptr_t cnv_atomic_load_slot_acquire(uintptr_t *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
+static inline void cnv_atomic_store_slot_release(uintptr_t *slot, uintptr_t value) { __atomic_store_n(slot, value, __ATOMIC_RELEASE); }
+
 // MARK: threads
 
 int32_t cnv_gettid(void);
@@ -55,6 +62,10 @@ static inline void cnv_cpu_relax(void) {
 
 extern __thread void *cnv_tls_context_slot;
 extern __thread void *cnv_tls_frame_slot;
+extern __thread long cnv_tls_apply_depth;
+/// How many `concurrentPerform` calls the calling thread is inside.
+static inline long cnv_tls_get_apply_depth(void) { return cnv_tls_apply_depth; }
+static inline void cnv_tls_set_apply_depth(long value) { cnv_tls_apply_depth = value; }
 /// The calling thread's runtime context pointer (NULL on threads the runtime does not own).
 static inline void *cnv_tls_get_context(void) { return cnv_tls_context_slot; }
 static inline void cnv_tls_set_context(void *value) { cnv_tls_context_slot = value; }

@@ -1,0 +1,65 @@
+/// A condition about the queue the calling code runs on, checked by `dispatchPrecondition`.
+public enum DispatchPredicate: Sendable {
+    /// The code runs on the queue (or on a queue that targets it).
+    case onQueue(DispatchQueue)
+    /// The code runs on the queue with nothing else of the queue running (serial queue,
+    /// or a barrier on a concurrent queue).
+    case onQueueAsBarrier(DispatchQueue)
+    /// The code does not run on the queue.
+    case notOnQueue(DispatchQueue)
+}
+
+/// Traps unless `condition` holds for the calling code, naming the queue.
+public func dispatchPrecondition(
+    condition: @autoclosure () -> DispatchPredicate, file: StaticString = #fileID, line: UInt = #line
+) {
+    switch condition() {
+    case .onQueue(let queue):
+        if !isRunning(on: queue, exclusively: false) {
+            preconditionFailure("Conveyor: dispatchPrecondition failed: not running on queue '\(queue.label)'", file: file, line: line)
+        }
+    case .onQueueAsBarrier(let queue):
+        if !isRunning(on: queue, exclusively: true) {
+            preconditionFailure("Conveyor: dispatchPrecondition failed: not running on queue '\(queue.label)' as a barrier", file: file, line: line)
+        }
+    case .notOnQueue(let queue):
+        if isRunning(on: queue, exclusively: false) {
+            preconditionFailure("Conveyor: dispatchPrecondition failed: running on queue '\(queue.label)'", file: file, line: line)
+        }
+    }
+}
+
+/// Whether the calling thread runs work of `queue` now (through any frame or its targets).
+func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
+    if queue.kind == .main && !exclusively && ThreadInfo.isMainThread && DrainFrame.innermostQueue == nil {
+        return false
+    }
+    var found = false
+    DrainFrame.forEach { framed, exclusive in
+        if exclusively {
+            if framed === queue && exclusive { found = true }
+            return !found
+        }
+        var level: DispatchQueue? = framed
+        while let current = level {
+            if current === queue { found = true; return false }
+            level = current.targetQueue
+        }
+        return true
+    }
+    if found { return true }
+    // Work submitted straight to a global queue runs with no frame.
+    if queue.kind == .root, !exclusively, let worker = Worker.current {
+        return DrainFrame.innermostQueue.map { rootOf($0) === queue } ?? (worker.runningBand == queue.band)
+    }
+    if queue.kind == .root, !exclusively, let innermost = DrainFrame.innermostQueue {
+        return rootOf(innermost) === queue
+    }
+    return false
+}
+
+private func rootOf(_ queue: DispatchQueue) -> DispatchQueue? {
+    var level = queue
+    while let next = level.targetQueue { level = next }
+    return level.kind == .root ? level : nil
+}

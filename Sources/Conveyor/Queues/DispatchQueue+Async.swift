@@ -1,0 +1,46 @@
+extension DispatchQueue {
+    /// Submits a closure to run on this queue and returns at once.
+    /// - Parameters:
+    ///   - group: A group the work belongs to until it has run.
+    ///   - qos: The quality of service for this work (default: the queue's).
+    ///   - flags: `.barrier` makes the work run alone on a concurrent queue.
+    ///   - work: The work.
+    public func async(
+        group: DispatchGroup? = nil,
+        qos: DispatchQoS = .unspecified,
+        flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        group?.enter()
+        let band = flags.band(for: qos) ?? self.band
+        enqueue(ClosureJob(band: band, isBarrier: flags.contains(.barrier), group: group, body: work))
+    }
+
+    /// Submits a work item to run on this queue and returns at once.
+    public func async(execute workItem: DispatchWorkItem) {
+        enqueue(WorkItemJob(item: workItem, band: workItem.band ?? band, group: nil))
+    }
+
+    /// Submits a work item that belongs to `group` until it has run.
+    public func async(group: DispatchGroup, execute workItem: DispatchWorkItem) {
+        group.enter()
+        enqueue(WorkItemJob(item: workItem, band: workItem.band ?? band, group: group))
+    }
+}
+
+/// A work item submitted to a queue.
+final class WorkItemJob: Job, @unchecked Sendable {
+    let item: DispatchWorkItem
+    let group: DispatchGroup?
+
+    init(item: DispatchWorkItem, band: QoSBand, group: DispatchGroup?) {
+        self.item = item
+        self.group = group
+        super.init(band: band, isBarrier: item.flags.contains(.barrier))
+    }
+
+    override func run(on queue: DispatchQueue?) {
+        item.perform()
+        group?.leave()
+    }
+}

@@ -1,0 +1,51 @@
+extension DispatchQueue {
+    /// Submits `work` to this queue at `deadline` (never earlier). The timer gets the
+    /// leeway libdispatch gives `dispatch_after`: a tenth of the delay, at least 1 ms and
+    /// at most 60 s, so timers close together are coalesced into one wake-up.
+    public func asyncAfter(
+        deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        let job = ClosureJob(band: flags.band(for: qos) ?? band, isBarrier: flags.contains(.barrier), group: nil, body: work)
+        schedule(job, clock: .monotonic, deadline: deadline.monotonicDeadline)
+    }
+
+    /// Submits `work` to this queue at the wall-clock time `wallDeadline` (never earlier).
+    public func asyncAfter(
+        wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        let job = ClosureJob(band: flags.band(for: qos) ?? band, isBarrier: flags.contains(.barrier), group: nil, body: work)
+        schedule(job, clock: .wall, deadline: wallDeadline.realtimeDeadline)
+    }
+
+    /// Submits a work item to this queue at `deadline` (never earlier).
+    public func asyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) {
+        schedule(WorkItemJob(item: workItem, band: workItem.band ?? band, group: nil),
+                 clock: .monotonic, deadline: deadline.monotonicDeadline)
+    }
+
+    /// Submits a work item to this queue at the wall-clock time `wallDeadline` (never earlier).
+    public func asyncAfter(wallDeadline: DispatchWallTime, execute workItem: DispatchWorkItem) {
+        schedule(WorkItemJob(item: workItem, band: workItem.band ?? band, group: nil),
+                 clock: .wall, deadline: wallDeadline.realtimeDeadline)
+    }
+
+    private func schedule(_ job: Job, clock: TimerClock, deadline: UInt64) {
+        if deadline == UInt64.max { return }   // distantFuture: never runs (as in libdispatch)
+        let now = clock.now()
+        if deadline <= now {
+            enqueue(job)
+            return
+        }
+        let leeway = Self.afterLeeway(delay: deadline - now)
+        EventLoop.shared.addTimer(clock: clock, deadline: deadline, leeway: leeway) { _ in
+            self.enqueue(job)
+        }
+    }
+
+    /// libdispatch's leeway for `dispatch_after`: delay / 10, clamped to 1 ms ... 60 s.
+    static func afterLeeway(delay: UInt64) -> UInt64 {
+        min(max(delay / 10, 1_000_000), 60_000_000_000)
+    }
+}

@@ -1,0 +1,146 @@
+import Synchronization
+
+extension DispatchQueue {
+    /// Submits work and waits until it has run, returning its result. On an idle queue
+    /// the work runs at once on the calling thread. Calling `sync` on the queue the
+    /// current thread is running (or one that targets it) would deadlock, and traps.
+    public func sync<T>(execute work: () throws -> T) rethrows -> T {
+        try syncImplementation(barrier: false, band: band, work, rescue: { throw $0 })
+    }
+
+    /// Like `sync(execute:)`, with flags: `.barrier` makes the work run alone on a
+    /// concurrent queue.
+    public func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
+        let band = flags.qosBand ?? self.band
+        return try syncImplementation(barrier: flags.contains(.barrier), band: band, work, rescue: { throw $0 })
+    }
+
+    /// Submits a closure and waits until it has run.
+    public func sync(execute block: () -> Void) {
+        syncImplementation(barrier: false, band: band, block, rescue: { _ in })
+    }
+
+    /// Runs a work item on this queue and waits until it has run.
+    public func sync(execute workItem: DispatchWorkItem) {
+        syncImplementation(barrier: workItem.flags.contains(.barrier), band: band, { workItem.perform() }, rescue: { _ in })
+    }
+
+    @usableFromInline
+    final func syncImplementation<T>(
+        barrier: Bool, band: QoSBand, _ work: () throws -> T, rescue: (any Error) throws -> T
+    ) rethrows -> T {
+        switch kind {
+        case .root:
+            return try work()
+        case .serial where isRootTargeted:
+            if state.load(ordering: .relaxed) == 0 && items.isEmpty
+                && state.compareExchange(expected: 0, desired: QueueState.enqueued, ordering: .acquiring).exchanged {
+                defer { finish(ownsRetain: false) }
+                return try DrainFrame.with(self, exclusive: true) { try work() }
+            }
+        case .concurrent where isRootTargeted:
+            if barrier {
+                if state.load(ordering: .relaxed) == 0 && items.isEmpty
+                    && state.compareExchange(expected: 0, desired: QueueState.barrierActive, ordering: .acquiring).exchanged {
+                    defer { barrierCompleted() }
+                    return try DrainFrame.with(self, exclusive: true) { try work() }
+                }
+            } else if items.isEmpty && tryReserveWidth() {
+                defer { itemCompleted() }
+                return try DrainFrame.with(self, exclusive: false) { try work() }
+            }
+        default:
+            break
+        }
+        return try syncSlow(barrier: barrier, band: band, work, rescue: rescue)
+    }
+
+    /// Takes one unit of a concurrent queue's width if no barrier holds it.
+    private final func tryReserveWidth() -> Bool {
+        var current = state.load(ordering: .relaxed)
+        while true {
+            let view = QueueState(raw: current)
+            if view.isStopped || view.isBarrierActive { return false }
+            let (done, seen) = state.compareExchange(
+                expected: current, desired: current &+ QueueState.runningUnit, ordering: .acquiring)
+            if done { return true }
+            current = seen
+        }
+    }
+
+    @usableFromInline
+    final func syncSlow<T>(
+        barrier: Bool, band: QoSBand, _ work: () throws -> T, rescue: (any Error) throws -> T
+    ) rethrows -> T {
+        let holding = currentThreadHolding(self)
+        if kind == .concurrent && !barrier && holding == .shared {
+            return try work()   // re-entrant non-barrier sync: this thread already has width
+        }
+        checkSyncWouldNotDeadlock(barrier: barrier)
+
+        var result: T?
+        var failure: (any Error)?
+        withoutActuallyEscaping(work) { escapable in
+            let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent)
+            waiter.body = {
+                do { result = try escapable() } catch { failure = error }
+            }
+            enqueue(waiter)
+            switch waiter.waitForGrant() {
+            case .handoff:
+                DrainFrame.with(self, exclusive: true) { waiter.body!() }
+                waiter.body = nil
+                finish(ownsRetain: true)
+            case .width:
+                DrainFrame.with(self, exclusive: false) { waiter.body!() }
+                waiter.body = nil
+                itemCompleted()
+            case .barrier:
+                DrainFrame.with(self, exclusive: true) { waiter.body!() }
+                waiter.body = nil
+                barrierCompleted()
+            case .proxied:
+                waiter.body = nil
+            case .none:
+                preconditionFailure("Conveyor: sync waiter woken without a grant")
+            }
+        }
+        if let failure { return try rescue(failure) }
+        return result!
+    }
+
+    /// How the calling thread holds a queue now.
+    enum Holding { case none, shared, exclusive }
+
+    final func currentThreadHolding(_ queue: DispatchQueue) -> Holding {
+        var holding = Holding.none
+        DrainFrame.forEach { framed, exclusive in
+            if framed === queue {
+                holding = exclusive ? .exclusive : .shared
+                return false
+            }
+            return true
+        }
+        return holding
+    }
+
+    /// Traps when waiting for this queue could never end because the calling thread
+    /// itself holds a queue the work needs.
+    private final func checkSyncWouldNotDeadlock(barrier: Bool) {
+        if kind == .main && ThreadInfo.isMainThread {
+            preconditionFailure("Conveyor: sync called on the main queue from the main thread (this would deadlock)")
+        }
+        var queue: DispatchQueue? = self
+        var needsExclusive = kind != .concurrent || barrier
+        while let level = queue, level.kind != .root {
+            let holding = currentThreadHolding(level)
+            if holding == .exclusive || (holding == .shared && needsExclusive) {
+                preconditionFailure(
+                    "Conveyor: sync called on queue '\(label)' already owned by the current thread"
+                    + (level === self ? "" : " (through its target '\(level.label)')") + " (this would deadlock)")
+            }
+            queue = level.targetQueue
+            needsExclusive = queue?.kind != .concurrent   // a child's drain holds a serial target alone
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Synchronization
+
+/// An object that manages the execution of tasks serially or concurrently on your app's
+/// threads. Tasks start in the order they were added (first in, first out); a serial
+/// queue runs one task at a time, a concurrent queue runs as many as the system allows.
+/// Queues run concurrently with respect to each other.
+public class DispatchQueue: DispatchObject, @unchecked Sendable {
+    /// What the queue is, which decides how its work is drained.
+    @usableFromInline
+    enum Kind: Sendable {
+        /// One task at a time, in order.
+        case serial
+        /// Many tasks at once; barriers run alone.
+        case concurrent
+        /// A global queue: work goes straight to the pool at one priority band.
+        case root
+        /// The main queue: a serial queue drained on the main thread.
+        case main
+    }
+
+    /// Queue attributes: concurrency and initial activation state.
+    public struct Attributes: OptionSet, Sendable {
+        /// The raw bits.
+        public let rawValue: UInt64
+        /// Creates attributes from raw bits.
+        public init(rawValue: UInt64) { self.rawValue = rawValue }
+        /// Tasks may run concurrently (a concurrent queue); without it the queue is serial.
+        public static let concurrent = Attributes(rawValue: 1 << 1)
+        /// The queue starts inactive: call `activate()` before its tasks can start.
+        public static let initiallyInactive = Attributes(rawValue: 1 << 2)
+    }
+
+    /// How often an autorelease pool is drained around tasks. There are no autorelease
+    /// pools on Linux, so every value behaves the same; kept for source compatibility.
+    public enum AutoreleaseFrequency: Sendable {
+        /// Inherit the behaviour of the target queue.
+        case inherit
+        /// An autorelease pool around each work item.
+        case workItem
+        /// Never set up an autorelease pool.
+        case never
+    }
+
+    /// The older priority names for global queues, mapped to QoS classes.
+    public enum GlobalQueuePriority: Sendable {
+        /// The `.userInitiated` class.
+        case high
+        /// The `.default` class.
+        case `default`
+        /// The `.utility` class.
+        case low
+        /// The `.background` class.
+        case background
+    }
+
+    /// The label given at creation (empty if none).
+    public let label: String
+    @usableFromInline let kind: Kind
+    @usableFromInline let band: QoSBand
+    private let requestedQoS: DispatchQoS
+
+    /// The queue whose drain runs this queue's drain; nil only for root queues and main.
+    @usableFromInline var targetQueue: DispatchQueue?
+    /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
+    @usableFromInline var isRootTargeted: Bool
+
+    @usableFromInline let items = JobList()
+    @usableFromInline let state: Atomic<UInt64>
+    /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
+    let hasSpecifics = Atomic<Bool>(false)
+    /// The job that stands for this queue on its target's list or in the pool.
+    @usableFromInline var drainJob: QueueDrainJob!
+
+    /// Creates a dispatch queue.
+    /// - Parameters:
+    ///   - label: A name for debugging (shown by tools and in trap messages).
+    ///   - qos: The quality of service of the queue's work.
+    ///   - attributes: `.concurrent` for a concurrent queue, `.initiallyInactive` to
+    ///     create it inactive.
+    ///   - autoreleaseFrequency: Accepted for compatibility; no effect on Linux.
+    ///   - target: The queue that runs this queue's work; by default the global queue
+    ///     of the queue's QoS.
+    public init(
+        label: String,
+        qos: DispatchQoS = .unspecified,
+        attributes: Attributes = [],
+        autoreleaseFrequency: AutoreleaseFrequency = .inherit,
+        target: DispatchQueue? = nil
+    ) {
+        self.label = label
+        kind = attributes.contains(.concurrent) ? .concurrent : .serial
+        requestedQoS = qos
+        let resolvedTarget = target ?? DispatchQueue.root(for: qos.qosClass.band)
+        band = qos.qosClass == .unspecified ? resolvedTarget.band : qos.qosClass.band
+        targetQueue = resolvedTarget
+        isRootTargeted = resolvedTarget.kind == .root
+        state = Atomic(attributes.contains(.initiallyInactive) ? QueueState.inactive : 0)
+        super.init()
+        drainJob = QueueDrainJob(queue: self)
+    }
+
+    /// A root (global) queue or the main queue.
+    init(specialLabel: String, kind: Kind, band: QoSBand) {
+        label = specialLabel
+        self.kind = kind
+        self.band = band
+        requestedQoS = DispatchQoS(qosClass: band.qosClass, relativePriority: 0)
+        targetQueue = nil
+        isRootTargeted = false
+        state = Atomic(0)
+        super.init()
+        drainJob = QueueDrainJob(queue: self)
+    }
+
+    deinit {
+        let current = QueueState(raw: state.load(ordering: .acquiring))
+        if current.isInactive {
+            preconditionFailure("Conveyor: release of an inactive queue '\(label)' (activate it before its last reference goes)")
+        }
+        if current.suspendCount > 0 {
+            preconditionFailure("Conveyor: release of a suspended queue '\(label)' (resume it before its last reference goes)")
+        }
+        items.removeAll()
+        if hasSpecifics.load(ordering: .acquiring) { QueueSpecifics.shared.removeAll(queue: ObjectIdentifier(self)) }
+    }
+
+    /// The quality of service of this queue.
+    public var qos: DispatchQoS {
+        kind == .root ? DispatchQoS(qosClass: band.qosClass, relativePriority: 0) : requestedQoS
+    }
+
+    // MARK: global and main queues
+
+    private static let roots: [DispatchQueue] = QoSBand.allCases.map { band in
+        DispatchQueue(specialLabel: "com.apple.root.\(band.labelName)-qos", kind: .root, band: band)
+    }
+
+    @usableFromInline
+    static func root(for band: QoSBand) -> DispatchQueue { roots[Int(band.rawValue)] }
+
+    /// The global concurrent queue for a quality-of-service class. Global queues live for
+    /// the whole process; suspending them or their barriers has no effect.
+    public class func global(qos: DispatchQoS.QoSClass = .default) -> DispatchQueue {
+        root(for: qos.band)
+    }
+
+    /// The global concurrent queue for an old-style priority.
+    @available(*, deprecated, renamed: "global(qos:)")
+    public class func global(priority: GlobalQueuePriority) -> DispatchQueue {
+        switch priority {
+        case .high: global(qos: .userInitiated)
+        case .default: global(qos: .default)
+        case .low: global(qos: .utility)
+        case .background: global(qos: .background)
+        }
+    }
+
+    /// The serial queue whose tasks run on the main thread, drained by `dispatchMain()`
+    /// (or by a host event loop through `DispatchQueue.mainQueueEventDescriptor`).
+    public class var main: DispatchQueue { MainQueueRunner.shared.queue }
+}
+
+extension QoSBand {
+    var labelName: String {
+        switch self {
+        case .userInteractive: "user-interactive"
+        case .userInitiated: "user-initiated"
+        case .default: "default"
+        case .utility: "utility"
+        case .background: "background"
+        }
+    }
+}
+
+/// The job that stands for a queue on its target (one per queue: a queue is scheduled at
+/// most once at a time, guarded by its `enqueued` bit).
+@usableFromInline
+final class QueueDrainJob: Job, @unchecked Sendable {
+    @usableFromInline unowned(unsafe) let queue: DispatchQueue
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+        super.init(band: queue.band)
+    }
+
+    @usableFromInline
+    override func run(on parent: DispatchQueue?) {
+        queue.drainScheduled()
+    }
+}

@@ -1,0 +1,127 @@
+import Synchronization
+
+/// The work you want to perform, wrapped so that you can cancel it before it starts,
+/// wait for it, or be notified when it is done.
+///
+/// A cancelled item that has not started never runs. Waiting and notification refer to
+/// the first execution of the item.
+public class DispatchWorkItem: @unchecked Sendable {
+    private static let started: UInt32 = 1
+    private static let finished: UInt32 = 2
+    private static let cancelled: UInt32 = 4
+
+    let flags: DispatchWorkItemFlags
+    let band: QoSBand?
+    private let block: () -> Void
+    /// started / finished / cancelled bits; waiters sleep on it until `finished`.
+    private let word = FutexWord(0)
+    private let lock = FutexLock()
+    private var notifications: [(DispatchQueue, Job)] = []   // guarded by lock
+
+    /// Creates a work item.
+    /// - Parameters:
+    ///   - qos: The quality of service for the item (default: the queue's).
+    ///   - flags: `.barrier` to run alone on a concurrent queue; QoS flags are accepted.
+    ///   - block: The work.
+    public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], block: @escaping () -> Void) {
+        self.flags = flags
+        self.band = flags.band(for: qos)
+        self.block = block
+    }
+
+    deinit { word.deallocate() }
+
+    /// Runs the work now on the calling thread (unless the item was cancelled first).
+    public func perform() {
+        if word.load() & Self.cancelled == 0 {
+            setBits(Self.started)
+            block()
+        }
+        complete()
+    }
+
+    /// Waits until the item has run (or was skipped because it was cancelled).
+    public func wait() {
+        _ = waitUntilFinished(deadline: { nil })
+    }
+
+    /// Waits until the item has run or `timeout` passes.
+    public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        waitUntilFinished(deadline: { timeout.nanosecondsRemaining() })
+    }
+
+    /// Waits until the item has run or the wall-clock `wallTimeout` passes.
+    public func wait(wallTimeout: DispatchWallTime) -> DispatchTimeoutResult {
+        waitUntilFinished(deadline: { wallTimeout.nanosecondsRemaining() })
+    }
+
+    /// Submits `work` to `queue` once this item is done.
+    public func notify(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
+        execute work: @escaping () -> Void
+    ) {
+        let job = ClosureJob(band: flags.band(for: qos) ?? queue.band, isBarrier: flags.contains(.barrier),
+                             group: nil, body: work)
+        addNotification(queue: queue, job: job)
+    }
+
+    /// Submits `item` to `queue` once this item is done.
+    public func notify(queue: DispatchQueue, execute item: DispatchWorkItem) {
+        addNotification(queue: queue, job: WorkItemJob(item: item, band: item.band ?? queue.band, group: nil))
+    }
+
+    /// Cancels the item: if it has not started, it will not run. Work already running
+    /// goes on (it can check `isCancelled`).
+    public func cancel() { setBits(Self.cancelled) }
+
+    /// Whether `cancel()` was called.
+    public var isCancelled: Bool { word.load() & Self.cancelled != 0 }
+
+    // MARK: internals
+
+    /// Sets `bits`; returns the value before.
+    @discardableResult
+    private func setBits(_ bits: UInt32) -> UInt32 {
+        var current = word.load()
+        while current & bits != bits {
+            let (done, seen) = word.compareExchange(expected: current, desired: current | bits)
+            if done { return current }
+            current = seen
+        }
+        return current
+    }
+
+    private func complete() {
+        if setBits(Self.finished) & Self.finished != 0 { return }   // only the first run notifies
+        word.wakeAll()
+        let pending = lock.withLock { () -> [(DispatchQueue, Job)] in
+            let taken = notifications
+            notifications = []
+            return taken
+        }
+        for (queue, job) in pending { queue.enqueue(job) }
+    }
+
+    private func addNotification(queue: DispatchQueue, job: Job) {
+        let runNow = lock.withLock { () -> Bool in
+            if word.load() & Self.finished != 0 { return true }
+            notifications.append((queue, job))
+            return false
+        }
+        if runNow { queue.enqueue(job) }
+    }
+
+    private func waitUntilFinished(deadline remaining: () -> Int64?) -> DispatchTimeoutResult {
+        var value = word.load()
+        if value & Self.finished != 0 { return .success }
+        return withBlockingHint {
+            while value & Self.finished == 0 {
+                let left = remaining()
+                if let left, left <= 0 { return .timedOut }
+                word.wait(expected: value, timeoutNanoseconds: left)
+                value = word.load()
+            }
+            return .success
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Synchronization
+
+// The queue state machine: submitting, scheduling on the target, draining, and the
+// end-of-drain check that never loses a racing submission (the `dirty` bit).
+//
+// Invariants:
+// - Only the producer that makes the item list non-empty calls `wakeup()`; anything else
+//   that may unblock the queue (resume, activate, a finished barrier) calls it too.
+// - The `enqueued` bit is the right to consume the item list. While it is set the queue
+//   holds one retain, taken when the bit is set by `wakeup()` and dropped by `finish`.
+// - `finish` clears `enqueued` only with a compare-and-swap that fails if `dirty` was set
+//   meanwhile, so a wakeup that arrives during the drain makes the drainer look again.
+extension DispatchQueue {
+    /// Adds a job to this queue (or, for a global queue, straight to the pool).
+    @inline(__always)
+    final func enqueue(_ job: Job) {
+        if kind == .root {
+            WorkerPool.shared.submit(job)
+        } else if items.push(job) {
+            wakeup()
+        }
+    }
+
+    /// Something may be runnable: schedule a drain unless one is scheduled or running
+    /// (then mark it dirty so the drainer looks again), or the queue is stopped.
+    @usableFromInline
+    final func wakeup() {
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let view = QueueState(raw: current)
+            if view.isStopped { return }
+            if view.isEnqueued {
+                if view.isDirty { return }
+                let (done, seen) = state.compareExchange(
+                    expected: current, desired: current | QueueState.dirty, ordering: .acquiringAndReleasing)
+                if done { return }
+                current = seen
+                continue
+            }
+            let (done, seen) = state.compareExchange(
+                expected: current, desired: current | QueueState.enqueued, ordering: .acquiringAndReleasing)
+            if done {
+                _ = Unmanaged.passRetained(self)   // held while enqueued; dropped by finish
+                scheduleOnTarget()
+                return
+            }
+            current = seen
+        }
+    }
+
+    /// Puts this queue's drain job where it will run: the pool, the target's item list,
+    /// or the main thread.
+    @usableFromInline
+    final func scheduleOnTarget() {
+        if kind == .main {
+            MainQueueRunner.shared.signal()
+        } else if isRootTargeted {
+            WorkerPool.shared.submit(drainJob)
+        } else {
+            targetQueue!.enqueue(drainJob)
+        }
+    }
+
+    /// Runs by the drain job: drain, then hand the queue back.
+    final func drainScheduled() {
+        switch kind {
+        case .serial, .main:
+            if drainSerial() { return }   // a `sync` waiter took over the drain
+        case .concurrent:
+            drainConcurrent()
+        case .root:
+            preconditionFailure("Conveyor: a global queue is never drained as a queue")
+        }
+        finish(ownsRetain: true)
+    }
+
+    /// Runs items one at a time. Returns true when the drain was handed to a `sync` waiter.
+    private final func drainSerial() -> Bool {
+        DrainFrame.with(self, exclusive: true) {
+            var budget = 256
+            while true {
+                if QueueState(raw: state.load(ordering: .relaxed)).isStopped { return false }
+                guard let job = items.pop() else { return false }
+                if let waiter = job.syncWaiter {
+                    if kind == .serial && isRootTargeted {
+                        waiter.grant(.handoff)
+                        return true
+                    }
+                    waiter.runByProxy()
+                } else {
+                    job.run(on: self)
+                }
+                budget -= 1
+                if budget == 0 { return false }
+            }
+        }
+    }
+
+    /// Starts items in order: each non-barrier item takes one unit of width and, when the
+    /// target is a global queue, runs on the pool in parallel; a barrier waits until
+    /// nothing runs and then runs alone.
+    private final func drainConcurrent() {
+        var budget = 256
+        while budget > 0 {
+            let current = state.load(ordering: .acquiring)
+            let view = QueueState(raw: current)
+            if view.isStopped || view.isBarrierActive { return }
+            guard let head = items.peekFirst() else { return }
+            if head.isBarrier {
+                if view.runningCount > 0 { return }   // the last running item wakes us
+                guard state.compareExchange(expected: current, desired: current | QueueState.barrierActive,
+                                            ordering: .acquiringAndReleasing).exchanged else { continue }
+                let job = items.pop()!
+                if let waiter = job.syncWaiter {
+                    if isRootTargeted {
+                        waiter.grant(.barrier)   // it clears the barrier when done
+                        return
+                    }
+                    waiter.runByProxy()
+                } else {
+                    DrainFrame.with(self, exclusive: true) { job.run(on: self) }
+                }
+                state.bitwiseAnd(~QueueState.barrierActive, ordering: .releasing)
+            } else {
+                guard state.compareExchange(expected: current, desired: current &+ QueueState.runningUnit,
+                                            ordering: .acquiringAndReleasing).exchanged else { continue }
+                let job = items.pop()!
+                if let waiter = job.syncWaiter {
+                    if isRootTargeted {
+                        waiter.grant(.width)   // it gives the width back when done
+                    } else {
+                        waiter.runByProxy()
+                        state.subtract(QueueState.runningUnit, ordering: .releasing)
+                    }
+                } else if isRootTargeted {
+                    job.redirectQueue = self
+                    WorkerPool.shared.submit(job)
+                } else {
+                    DrainFrame.with(self, exclusive: false) { job.run(on: self) }
+                    state.subtract(QueueState.runningUnit, ordering: .releasing)
+                }
+            }
+            budget -= 1
+        }
+    }
+
+    /// Runs an item of this concurrent queue that the drain sent to the pool.
+    final func runRedirected(_ job: Job) {
+        DrainFrame.with(self, exclusive: false) { job.run(on: self) }
+        itemCompleted()
+    }
+
+    /// One unit of width came back.
+    @usableFromInline
+    final func itemCompleted() {
+        let after = state.subtract(QueueState.runningUnit, ordering: .acquiringAndReleasing).newValue
+        if QueueState(raw: after).runningCount == 0 && !items.isEmpty { wakeup() }
+    }
+
+    /// A barrier that ran outside the drain (a `sync` barrier) is done.
+    @usableFromInline
+    final func barrierCompleted() {
+        state.bitwiseAnd(~QueueState.barrierActive, ordering: .acquiringAndReleasing)
+        if !items.isEmpty { wakeup() }
+    }
+
+    /// Ends a drain: schedule again if work can start now, else clear `enqueued` (unless
+    /// a racing wakeup set `dirty`, in which case look again).
+    @usableFromInline
+    final func finish(ownsRetain: Bool) {
+        var current = state.load(ordering: .acquiring)
+        while true {
+            if QueueState(raw: current).isDirty {
+                let (done, seen) = state.compareExchange(
+                    expected: current, desired: current & ~QueueState.dirty, ordering: .acquiringAndReleasing)
+                current = done ? current & ~QueueState.dirty : seen
+                continue
+            }
+            if canStartWork(QueueState(raw: current)) {
+                if !ownsRetain { _ = Unmanaged.passRetained(self) }
+                scheduleOnTarget()
+                return
+            }
+            let (done, seen) = state.compareExchange(
+                expected: current, desired: current & ~QueueState.enqueued, ordering: .acquiringAndReleasing)
+            if done {
+                if ownsRetain { Unmanaged.passUnretained(self).release() }
+                return
+            }
+            current = seen
+        }
+    }
+
+    /// Whether a drain would start something now. Called only by the drain's owner.
+    private final func canStartWork(_ view: QueueState) -> Bool {
+        if view.isStopped || items.isEmpty { return false }
+        if kind == .concurrent {
+            if view.isBarrierActive { return false }
+            if view.runningCount > 0, let head = items.peekFirst(), head.isBarrier { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,59 @@
+import CConveyor
+
+/// A thread waiting in `sync`, standing in a queue's item list like any other job.
+///
+/// When the drain reaches it, the drain grants it the right to run: the whole drain of a
+/// serial queue (`handoff`: the waiter runs on its own thread, then ends the drain), one
+/// unit of a concurrent queue's width, or a concurrent queue's barrier. Where the work
+/// must run on the draining thread (the main queue, a queue that targets another queue)
+/// the drain runs the waiter's closure itself (`proxied`) and then wakes it.
+@usableFromInline
+final class SyncWaiter: Job, @unchecked Sendable {
+    @usableFromInline
+    enum Grant: UInt32 {
+        case none = 0, handoff, width, barrier, proxied
+    }
+
+    private let word = FutexWord(Grant.none.rawValue)
+    /// The caller's work (made escaping for the wait only; cleared before `sync` returns).
+    @usableFromInline var body: (() -> Void)?
+
+    @usableFromInline
+    override init(band: QoSBand, isBarrier: Bool) {
+        super.init(band: band, isBarrier: isBarrier)
+    }
+
+    deinit { word.deallocate() }
+
+    @usableFromInline
+    override var syncWaiter: SyncWaiter? { self }
+
+    /// Drain side: let the waiting thread go on with `grant`.
+    func grant(_ grant: Grant) {
+        word.store(grant.rawValue)
+        word.wake(1)
+    }
+
+    /// Drain side: run the waiter's work here, then release the waiter.
+    func runByProxy() {
+        body!()
+        grant(.proxied)
+    }
+
+    /// Waiting side: block until granted (after a short spin, since hand-offs are quick).
+    @usableFromInline
+    func waitForGrant() -> Grant {
+        for _ in 0..<200 {
+            let value = word.load()
+            if value != Grant.none.rawValue { return Grant(rawValue: value)! }
+            cnv_cpu_relax()
+        }
+        return withBlockingHint {
+            while true {
+                let value = word.load()
+                if value != Grant.none.rawValue { return Grant(rawValue: value)! }
+                word.wait(expected: Grant.none.rawValue)
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Synchronization
+
+/// The unit the runtime moves around: anything a queue or a worker can run.
+///
+/// Jobs are intrusive: the link to the next job lives in the job itself, so putting a job
+/// on a queue's list or the pool's injection list allocates nothing. A job is on at most
+/// one list at a time; the list owns one retain on it (passed as an `Unmanaged` pointer).
+@usableFromInline
+class Job: @unchecked Sendable {
+    /// Link to the next job on an intrusive list (written by a producer, read by the consumer).
+    @usableFromInline final let next = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// The priority band this job asks for (see `QoSBand`).
+    @usableFromInline final var band: QoSBand
+    /// Whether this job must run alone on a concurrent queue.
+    @usableFromInline final var isBarrier: Bool
+    /// Set while an item of a concurrent queue runs on the pool: the queue gets its width
+    /// back when the item is done.
+    @usableFromInline final var redirectQueue: DispatchQueue?
+
+    init(band: QoSBand, isBarrier: Bool = false) {
+        self.band = band
+        self.isBarrier = isBarrier
+    }
+
+    /// Runs the job on the calling thread. `queue` is the queue whose drain runs it
+    /// (nil when a worker runs it straight from the pool).
+    @usableFromInline
+    func run(on queue: DispatchQueue?) { fatalError("Job.run must be overridden") }
+
+    /// Whether this job is a thread waiting in `sync` (the drain treats those specially).
+    @usableFromInline
+    var syncWaiter: SyncWaiter? { nil }
+
+    /// Hands the job to a list: one retain travels with the pointer.
+    @inline(__always)
+    final func retainedPointer() -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// Takes a job back from a list, with the retain the list held.
+    @inline(__always)
+    static func takeRetained(_ pointer: UnsafeMutableRawPointer) -> Job {
+        Unmanaged<Job>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// Looks at a job on a list without taking it.
+    @inline(__always)
+    static func peek(_ pointer: UnsafeMutableRawPointer) -> Job {
+        Unmanaged<Job>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}
+
+/// A closure submitted with `async`, with the group it belongs to, if any.
+@usableFromInline
+final class ClosureJob: Job, @unchecked Sendable {
+    @usableFromInline let body: () -> Void
+    @usableFromInline let group: DispatchGroup?
+
+    init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
+        self.body = body
+        self.group = group
+        super.init(band: band, isBarrier: isBarrier)
+    }
+
+    override func run(on queue: DispatchQueue?) {
+        body()
+        if let group { group.leave() }
+    }
+}

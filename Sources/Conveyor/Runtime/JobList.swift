@@ -1,0 +1,78 @@
+import CConveyor
+import Synchronization
+
+/// An intrusive multi-producer, single-consumer FIFO of jobs.
+///
+/// A producer links a job with one atomic exchange of the tail (wait-free) and learns
+/// whether the list was empty before: that producer, and only that one, is responsible for
+/// waking the consumer. The consumer must be single at any moment (a queue's drain owner,
+/// or whoever holds the pool's consumer flag).
+@usableFromInline
+struct JobList: ~Copyable, @unchecked Sendable {
+    @usableFromInline let head = Atomic<UnsafeMutableRawPointer?>(nil)
+    @usableFromInline let tail = Atomic<UnsafeMutableRawPointer?>(nil)
+
+    init() {}
+
+    /// Appends a job; returns true when the list was empty before (the caller must wake the consumer).
+    @inline(__always)
+    func push(_ job: Job) -> Bool {
+        let node = job.retainedPointer()
+        job.next.store(nil, ordering: .relaxed)
+        if let previous = tail.exchange(node, ordering: .acquiringAndReleasing) {
+            Job.peek(previous).next.store(node, ordering: .releasing)
+            return false
+        }
+        head.store(node, ordering: .releasing)
+        return true
+    }
+
+    /// Whether the list has no job (a racing push may make it non-empty right after).
+    @inline(__always)
+    var isEmpty: Bool { tail.load(ordering: .acquiring) == nil }
+
+    /// The first job, without removing it. Consumer only.
+    func peekFirst() -> Job? {
+        guard let first = loadHead() else { return nil }
+        return Job.peek(first)
+    }
+
+    /// Removes and returns the first job. Consumer only.
+    func pop() -> Job? {
+        guard let first = loadHead() else { return nil }
+        let job = Job.peek(first)
+        if let next = job.next.load(ordering: .acquiring) {
+            head.store(next, ordering: .relaxed)
+            return Job.takeRetained(first)
+        }
+        // `first` may be the last job: try to swing the tail back to empty.
+        head.store(nil, ordering: .relaxed)
+        if tail.compareExchange(expected: first, desired: nil, ordering: .acquiringAndReleasing).exchanged {
+            return Job.takeRetained(first)
+        }
+        // A producer exchanged the tail after `first` and is about to link it.
+        var next = job.next.load(ordering: .acquiring)
+        while next == nil {
+            cnv_cpu_relax()
+            next = job.next.load(ordering: .acquiring)
+        }
+        head.store(next, ordering: .relaxed)
+        return Job.takeRetained(first)
+    }
+
+    /// The head, waiting out the instant between a producer's tail exchange and its head store.
+    @inline(__always)
+    func loadHead() -> UnsafeMutableRawPointer? {
+        if let first = head.load(ordering: .acquiring) { return first }
+        if tail.load(ordering: .acquiring) == nil { return nil }
+        while true {
+            if let first = head.load(ordering: .acquiring) { return first }
+            cnv_cpu_relax()
+        }
+    }
+
+    /// Releases every job still on the list (when its owner is freed).
+    func removeAll() {
+        while pop() != nil {}
+    }
+}

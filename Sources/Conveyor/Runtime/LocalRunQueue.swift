@@ -1,0 +1,80 @@
+import CConveyor
+import Synchronization
+
+/// A worker's own bounded FIFO ring of runnable jobs.
+///
+/// The owning worker pushes at the tail and pops at the head; other workers steal half of
+/// it from the head. Head moves only by compare-and-swap, so a thief that read stale slots
+/// fails its swap and reads again. Slots hold retained `Job` pointers.
+final class LocalRunQueue: @unchecked Sendable {
+    static let capacity: UInt32 = 256
+    private static let mask: UInt32 = capacity - 1
+
+    private let head = Atomic<UInt32>(0)
+    private let tail = Atomic<UInt32>(0)
+    private let slots: UnsafeMutablePointer<UInt>
+
+    init() {
+        slots = .allocate(capacity: Int(Self.capacity))
+        slots.initialize(repeating: 0, count: Int(Self.capacity))
+    }
+
+    deinit { slots.deallocate() }
+
+    /// Jobs in the ring now (a racy estimate for other threads).
+    var count: Int {
+        Int(tail.load(ordering: .acquiring) &- head.load(ordering: .acquiring))
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Owner only. Returns false when the ring is full (the caller puts the job elsewhere).
+    @inline(__always)
+    func push(_ job: Job) -> Bool {
+        let t = tail.load(ordering: .relaxed)
+        let h = head.load(ordering: .acquiring)
+        if t &- h >= Self.capacity { return false }
+        cnv_atomic_store_slot(slots + Int(t & Self.mask), UInt(bitPattern: job.retainedPointer()))
+        tail.store(t &+ 1, ordering: .releasing)
+        return true
+    }
+
+    /// Owner only: the oldest job.
+    @inline(__always)
+    func pop() -> Job? {
+        let t = tail.load(ordering: .relaxed)
+        var h = head.load(ordering: .acquiring)
+        while h != t {
+            let raw = cnv_atomic_load_slot(slots + Int(h & Self.mask))
+            let (done, seen) = head.compareExchange(expected: h, desired: h &+ 1, ordering: .acquiringAndReleasing)
+            if done { return Job.takeRetained(UnsafeMutableRawPointer(bitPattern: raw)!) }
+            h = seen
+        }
+        return nil
+    }
+
+    /// Any thread: moves about half of this ring's jobs into `thief`'s ring (which must be
+    /// empty and owned by the caller) and returns one of them to run now.
+    func steal(into thief: LocalRunQueue) -> Job? {
+        while true {
+            let h = head.load(ordering: .acquiring)
+            let t = tail.load(ordering: .acquiring)
+            let available = t &- h
+            if available == 0 || available > Self.capacity { return nil }
+            let take = available - available / 2
+            var taken: [UInt] = []
+            taken.reserveCapacity(Int(take))
+            for i in 0..<take {
+                taken.append(cnv_atomic_load_slot(slots + Int((h &+ i) & Self.mask)))
+            }
+            if head.compareExchange(expected: h, desired: h &+ take, ordering: .acquiringAndReleasing).exchanged {
+                let first = Job.takeRetained(UnsafeMutableRawPointer(bitPattern: taken[0])!)
+                for raw in taken.dropFirst() {
+                    let job = Job.takeRetained(UnsafeMutableRawPointer(bitPattern: raw)!)
+                    if !thief.push(job) { WorkerPool.shared.inject(job) }
+                }
+                return first
+            }
+        }
+    }
+}

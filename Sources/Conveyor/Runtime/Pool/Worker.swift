@@ -1,0 +1,98 @@
+import CConveyor
+import Synchronization
+
+/// One pool thread's state. Worker objects live as long as the process (the pool keeps
+/// them in fixed slots); a slot's thread exits after an idle timeout and a new thread may
+/// take the slot later.
+final class Worker: @unchecked Sendable {
+    /// The slot number in the pool.
+    let index: Int
+    /// Runnable jobs this worker made; others may steal half.
+    let local = LocalRunQueue()
+    /// Where the thread sleeps when there is no work.
+    let parker = Parker()
+    /// Jobs started, for the watchdog to see progress (written by the owner only).
+    let progress = Atomic<UInt64>(0)
+
+    // Owner-thread state.
+    var isSearching = false
+    var isBlocked = false
+    var tick: UInt32 = 0
+    var currentNice: Int32 = 0
+    var randomState: UInt32
+    /// The band of the job this worker runs now.
+    var runningBand: QoSBand = .default
+
+    // Guarded by the pool's lock.
+    var isParked = false
+    var hasThread = false
+
+    init(index: Int) {
+        self.index = index
+        randomState = UInt32(truncatingIfNeeded: index &* 2654435761 &+ 1)
+    }
+
+    /// A cheap xorshift number for picking steal victims.
+    func nextRandom() -> UInt32 {
+        var x = randomState
+        x ^= x << 13
+        x ^= x >> 17
+        x ^= x << 5
+        randomState = x
+        return x
+    }
+
+    /// The worker running on the calling thread, if the caller is a pool thread.
+    @inline(__always)
+    static var current: Worker? {
+        guard let raw = cnv_tls_get_context() else { return nil }
+        return Unmanaged<Worker>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs jobs until the pool lets this thread go.
+    func runLoop(pool: WorkerPool) {
+        cnv_tls_set_context(Unmanaged.passUnretained(self).toOpaque())
+        ThreadInfo.setName("conveyor.worker")
+        ThreadInfo.setNice(0)
+        currentNice = 0
+        isSearching = true   // the pool counted this thread as searching when it started it
+        while true {
+            if let job = pool.findJob(for: self) {
+                if isSearching { pool.stopSearching(self) }
+                run(job)
+                if pool.hasSurplusWorkers, pool.retire(self) == false { break }
+                continue
+            }
+            if !pool.park(self) { break }
+        }
+        cnv_tls_set_context(nil)
+    }
+
+    @inline(__always)
+    private func run(_ job: Job) {
+        let nice = job.band.niceValue
+        if nice != currentNice { adjustNice(nice) }
+        progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        runningBand = job.band
+        if let queue = job.redirectQueue {
+            job.redirectQueue = nil
+            queue.runRedirected(job)
+        } else {
+            job.run(on: nil)
+        }
+    }
+
+    private func adjustNice(_ nice: Int32) {
+        // Lowering nice back needs privilege; when refused, the thread keeps the higher
+        // value, which only ever makes it politer.
+        if cnv_set_thread_nice(nice) == 0 { currentNice = nice }
+    }
+}
+
+/// Entry point of every pool thread (a C function: it captures nothing).
+func workerThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let worker = Unmanaged<Worker>.fromOpaque(argument!).takeUnretainedValue()
+    worker.runLoop(pool: WorkerPool.shared)
+    WorkerPool.shared.threadDidExit()
+    return nil
+}

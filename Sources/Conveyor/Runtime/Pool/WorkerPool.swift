@@ -1,0 +1,330 @@
+import CConveyor
+import Synchronization
+
+/// The process-wide thread pool that runs every queue's work.
+///
+/// One runnable worker per CPU (from the affinity mask). Each worker has its own ring of
+/// jobs; jobs from other threads go to an injection queue per priority band, taken most
+/// important band first. Idle workers spin briefly, then park on a futex; a producer wakes
+/// one parked worker only when no worker is already searching for work. When a worker
+/// blocks in a Conveyor wait, another thread takes its place at once; a watchdog covers
+/// blocking Conveyor cannot see. Idle threads exit after `idleTimeout`.
+final class WorkerPool: @unchecked Sendable {
+    static let shared = WorkerPool()
+
+    /// Runnable workers wanted when nothing blocks: one per CPU.
+    let cpuCount: Int
+    /// The hard cap on pool threads.
+    let maxThreads: Int
+    /// How long a parked thread waits for work before it exits.
+    let idleTimeoutNanoseconds: Int64 = 10_000_000_000
+
+    private let injection: [InjectionQueue]
+    private let slots: UnsafeMutablePointer<UInt>
+    private let slotCount = Atomic<Int>(0)
+
+    /// Workers awake and not blocked (working or searching).
+    let running = Atomic<Int>(0)
+    /// Workers looking for work without having found any yet.
+    let searching = Atomic<Int>(0)
+    /// Pool threads alive now.
+    let liveThreads = Atomic<Int>(0)
+    /// Extra runnable workers the watchdog granted because work was stuck.
+    let credit = Atomic<Int>(0)
+
+    private let lock = FutexLock()
+    private var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
+    let watchdog = Watchdog()
+
+    private init() {
+        cpuCount = ThreadInfo.cpuCount
+        maxThreads = max(255, cpuCount * 4)
+        injection = QoSBand.allCases.map { _ in InjectionQueue() }
+        slots = .allocate(capacity: maxThreads)
+        slots.initialize(repeating: 0, count: maxThreads)
+    }
+
+    /// Runnable workers wanted now.
+    @inline(__always)
+    var target: Int { cpuCount + credit.load(ordering: .relaxed) }
+
+    @inline(__always)
+    var hasSurplusWorkers: Bool { running.load(ordering: .relaxed) > target }
+
+    @inline(__always)
+    func worker(at index: Int) -> Worker {
+        let raw = cnv_atomic_load_slot_acquire(slots + index)
+        return Unmanaged<Worker>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!).takeUnretainedValue()
+    }
+
+    // MARK: submitting
+
+    /// Makes `job` runnable: on the calling worker's own ring when there is one, else on
+    /// the injection queue of its band.
+    @inline(__always)
+    func submit(_ job: Job) {
+        if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current,
+           !current.isBlocked, current.local.push(job) {
+            notifyWorkAvailable()
+            return
+        }
+        inject(job)
+    }
+
+    /// Puts `job` on its band's shared queue and wakes a worker if needed.
+    func inject(_ job: Job) {
+        injection[Int(job.band.rawValue)].push(job)
+        notifyWorkAvailable()
+    }
+
+    /// After new work: wake a parked worker (or start one) unless someone already searches
+    /// or every wanted worker is already running.
+    @inline(__always)
+    func notifyWorkAvailable() {
+        if searching.load(ordering: .sequentiallyConsistent) != 0 { return }
+        if running.load(ordering: .sequentiallyConsistent) >= target {
+            watchdog.poke()
+            return
+        }
+        wakeOrStartWorker()
+    }
+
+    func wakeOrStartWorker() {
+        lock.lock()
+        if searching.load(ordering: .relaxed) != 0 || running.load(ordering: .relaxed) >= target {
+            lock.unlock()
+            return
+        }
+        if let index = idle.popLast() {
+            let worker = worker(at: index)
+            worker.isParked = false
+            running.add(1, ordering: .sequentiallyConsistent)
+            searching.add(1, ordering: .sequentiallyConsistent)
+            lock.unlock()
+            worker.parker.unpark()
+            return
+        }
+        guard liveThreads.load(ordering: .relaxed) < maxThreads, let worker = claimThreadlessSlot() else {
+            lock.unlock()
+            return
+        }
+        worker.hasThread = true
+        liveThreads.add(1, ordering: .relaxed)
+        running.add(1, ordering: .sequentiallyConsistent)
+        searching.add(1, ordering: .sequentiallyConsistent)
+        lock.unlock()
+        watchdog.startIfNeeded(pool: self)
+        startThread(for: worker)
+    }
+
+    /// A slot with no thread (reused, or a new one). Called with the lock held.
+    private func claimThreadlessSlot() -> Worker? {
+        let count = slotCount.load(ordering: .relaxed)
+        for index in 0..<count {
+            let candidate = worker(at: index)
+            if !candidate.hasThread && !candidate.isParked { return candidate }
+        }
+        guard count < maxThreads else { return nil }
+        let worker = Worker(index: count)
+        cnv_atomic_store_slot_release(slots + count, UInt(bitPattern: Unmanaged.passRetained(worker).toOpaque()))
+        slotCount.store(count + 1, ordering: .releasing)
+        return worker
+    }
+
+    private func startThread(for worker: Worker) {
+        let argument = Unmanaged.passUnretained(worker).toOpaque()
+        if cnv_thread_start({ workerThreadEntry($0) }, argument, 0) != 0 {
+            lock.withLock {
+                worker.hasThread = false
+                liveThreads.subtract(1, ordering: .relaxed)
+                running.subtract(1, ordering: .sequentiallyConsistent)
+                searching.subtract(1, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    func threadDidExit() {
+        liveThreads.subtract(1, ordering: .relaxed)
+    }
+
+    // MARK: finding work
+
+    /// The next job for `worker`: its ring, the injection queues (most important first),
+    /// then stealing, then a short spin. Nil means park.
+    @inline(__always)
+    func findJob(for worker: Worker) -> Job? {
+        worker.tick &+= 1
+        if worker.tick % 61 == 0, let job = popInjection(for: worker) { return job }
+        if let job = worker.local.pop() { return job }
+        if let job = popInjection(for: worker) { return job }
+        return search(for: worker)
+    }
+
+    @inline(__always)
+    private func popInjection(for worker: Worker) -> Job? {
+        for queue in injection where !queue.isEmpty {
+            if let job = queue.pop(movingUpTo: 15, into: worker.local) { return job }
+        }
+        return nil
+    }
+
+    private func search(for worker: Worker) -> Job? {
+        if !worker.isSearching {
+            // At most about half of the running workers search at once.
+            let searchers = searching.load(ordering: .relaxed)
+            if searchers > 0 && 2 * searchers >= running.load(ordering: .relaxed) { return nil }
+            searching.add(1, ordering: .sequentiallyConsistent)
+            worker.isSearching = true
+        }
+        for round in 0..<48 {
+            if let job = stealOnce(for: worker) { return job }
+            if round > 0 {
+                for _ in 0..<32 { cnv_cpu_relax() }
+            }
+            if let job = popInjection(for: worker) { return job }
+        }
+        return nil
+    }
+
+    private func stealOnce(for worker: Worker) -> Job? {
+        let count = slotCount.load(ordering: .acquiring)
+        if count < 2 { return nil }
+        let start = Int(worker.nextRandom() % UInt32(count))
+        for offset in 0..<count {
+            let victim = self.worker(at: (start + offset) % count)
+            if victim === worker || victim.local.isEmpty { continue }
+            if let job = victim.local.steal(into: worker.local) { return job }
+        }
+        return nil
+    }
+
+    /// Whether any queue of the pool holds a job (a racy look).
+    func hasVisibleWork() -> Bool {
+        for queue in injection where !queue.isEmpty { return true }
+        let count = slotCount.load(ordering: .acquiring)
+        for index in 0..<count where !worker(at: index).local.isEmpty { return true }
+        return false
+    }
+
+    /// `worker` found work after searching: if it was the last searcher, wake another so
+    /// the rest of the work is not left waiting.
+    func stopSearching(_ worker: Worker) {
+        worker.isSearching = false
+        if searching.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+            notifyWorkAvailable()
+        }
+    }
+
+    // MARK: parking
+
+    /// Parks `worker` until there is work. Returns false when the thread should exit.
+    func park(_ worker: Worker) -> Bool {
+        if worker.isSearching {
+            worker.isSearching = false
+            if searching.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 && hasVisibleWork() {
+                searching.add(1, ordering: .sequentiallyConsistent)
+                worker.isSearching = true
+                return true
+            }
+        }
+        return sleep(worker, retiring: false)
+    }
+
+    /// Parks a worker that is surplus (more runnable workers than wanted). Returns false
+    /// when the thread should exit.
+    func retire(_ worker: Worker) -> Bool {
+        sleep(worker, retiring: true)
+    }
+
+    private func sleep(_ worker: Worker, retiring: Bool) -> Bool {
+        lock.lock()
+        if retiring && running.load(ordering: .relaxed) <= target {
+            lock.unlock()
+            return true
+        }
+        worker.isParked = true
+        idle.append(worker.index)
+        if !retiring, credit.load(ordering: .relaxed) > 0 { credit.subtract(1, ordering: .relaxed) }
+        running.subtract(1, ordering: .sequentiallyConsistent)
+        lock.unlock()
+
+        if !retiring && hasVisibleWork() && unparkSelf(worker) { return true }
+
+        if !worker.parker.park(timeoutNanoseconds: idleTimeoutNanoseconds) {
+            lock.lock()
+            if worker.isParked {
+                worker.isParked = false
+                worker.hasThread = false
+                idle.removeAll { $0 == worker.index }
+                lock.unlock()
+                return false
+            }
+            lock.unlock()
+            worker.parker.park()   // a waker chose this worker meanwhile: take its wake-up
+        }
+        worker.isSearching = true   // the waker counted this worker as searching
+        return true
+    }
+
+    /// Takes `worker` off the idle list again if no waker has taken it yet.
+    private func unparkSelf(_ worker: Worker) -> Bool {
+        lock.lock()
+        guard worker.isParked else {
+            lock.unlock()
+            return false
+        }
+        worker.isParked = false
+        idle.removeAll { $0 == worker.index }
+        running.add(1, ordering: .sequentiallyConsistent)
+        searching.add(1, ordering: .sequentiallyConsistent)
+        lock.unlock()
+        worker.isSearching = true
+        return true
+    }
+
+    // MARK: blocking
+
+    /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
+    /// counting as runnable, gives its queued jobs to the others, and another worker is
+    /// woken or started at once if work is waiting. Returns the worker to pass to `didUnblock`.
+    func willBlock() -> Worker? {
+        guard let worker = Worker.current, !worker.isBlocked else { return nil }
+        worker.isBlocked = true
+        while let job = worker.local.pop() {
+            injection[Int(job.band.rawValue)].push(job)
+        }
+        running.subtract(1, ordering: .sequentiallyConsistent)
+        if hasVisibleWork() { notifyWorkAvailable() }
+        return worker
+    }
+
+    /// The worker returned from a wait that `willBlock` announced.
+    func didUnblock(_ worker: Worker?) {
+        guard let worker else { return }
+        worker.isBlocked = false
+        running.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// The sum of every worker's started-job count (for the watchdog).
+    func totalProgress() -> UInt64 {
+        let count = slotCount.load(ordering: .acquiring)
+        var sum: UInt64 = 0
+        for index in 0..<count { sum &+= worker(at: index).progress.load(ordering: .relaxed) }
+        return sum
+    }
+
+    /// Grants one more runnable worker because queued work made no progress.
+    func grantCredit() {
+        if liveThreads.load(ordering: .relaxed) >= maxThreads { return }
+        credit.add(1, ordering: .relaxed)
+        wakeOrStartWorker()
+    }
+}
+
+/// Runs `body`, telling the pool that the calling thread is blocked meanwhile.
+@inline(__always)
+func withBlockingHint<R>(_ body: () throws -> R) rethrows -> R {
+    let worker = WorkerPool.shared.willBlock()
+    defer { WorkerPool.shared.didUnblock(worker) }
+    return try body()
+}
