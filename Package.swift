@@ -13,7 +13,9 @@ let package = Package(
             name: "Conveyor",
             dependencies: ["CConveyor"]
         ),
-        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor"]),
+        // A child program for the main-queue tests (they need a real main thread).
+        .executableTarget(name: "conveyor-main-queue-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorMainQueueProbe"),
+        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "conveyor-main-queue-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

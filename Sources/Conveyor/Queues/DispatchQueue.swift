@@ -124,6 +124,21 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         if hasSpecifics.load(ordering: .acquiring) { QueueSpecifics.shared.removeAll(queue: ObjectIdentifier(self)) }
     }
 
+    /// Suspends the start of new tasks (global queues ignore it). Tasks already running
+    /// go on. Calls nest: each needs a matching `resume()`.
+    public override func suspend() { suspendQueue() }
+
+    /// Undoes one `suspend()`; over-resuming traps. On an inactive queue that was never
+    /// suspended, activates it.
+    public override func resume() { resumeQueue() }
+
+    /// Activates a queue created with `.initiallyInactive`; its tasks may then start.
+    public override func activate() { activateQueue() }
+
+    /// Sets the queue that runs this queue's work (nil: the global queue of its QoS).
+    /// Only while the queue is inactive; changing the target of an active queue traps.
+    public override func setTarget(queue: DispatchQueue?) { retarget(to: queue) }
+
     /// The quality of service of this queue.
     public var qos: DispatchQoS {
         kind == .root ? DispatchQoS(qosClass: band.qosClass, relativePriority: 0) : requestedQoS
