@@ -13,7 +13,19 @@ let package = Package(
             name: "Conveyor",
             dependencies: ["CConveyor"]
         ),
-        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor"]),
+        // The chapter's listings in Swift: a library so the tests can run them too, and a
+        // program that runs them all (`swift run conveyor-examples`).
+        .target(
+            name: "ConveyorListings",
+            dependencies: ["Conveyor"],
+            path: "Sources/ConveyorExamples/Listings"
+        ),
+        .executableTarget(
+            name: "conveyor-examples",
+            dependencies: ["Conveyor", "ConveyorListings"],
+            path: "Sources/ConveyorExamples/Program"
+        ),
+        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorListings"]),
     ],
     swiftLanguageModes: [.v6]
 )
