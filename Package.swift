@@ -15,7 +15,19 @@ let package = Package(
         ),
         // A child program for the main-queue tests (they need a real main thread).
         .executableTarget(name: "conveyor-main-queue-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorMainQueueProbe"),
-        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "conveyor-main-queue-probe"]),
+        // The chapter's listings in Swift: a library so the tests can run them too, and a
+        // program that runs them all (`swift run conveyor-examples`).
+        .target(
+            name: "ConveyorListings",
+            dependencies: ["Conveyor"],
+            path: "Sources/ConveyorExamples/Listings"
+        ),
+        .executableTarget(
+            name: "conveyor-examples",
+            dependencies: ["Conveyor", "ConveyorListings"],
+            path: "Sources/ConveyorExamples/Program"
+        ),
+        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorListings", "conveyor-main-queue-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

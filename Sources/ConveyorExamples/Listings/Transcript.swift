@@ -1,0 +1,71 @@
+import Conveyor
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a listing writes what it shows. Each line is printed at once (when `echo` is on)
+/// and kept, so a test can run the same listing quietly and read back what it said.
+/// Lines may come from any thread; `check` records whether a claim the listing makes
+/// about Conveyor held, so the program and the tests agree on what "worked" means.
+public final class Transcript: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var failures: [String] = []
+    }
+
+    private let state = Mutex(State())
+    private let echo: Bool
+
+    /// Creates a transcript.
+    /// - Parameter echo: Whether each line is also printed to standard output.
+    public init(echo: Bool = true) {
+        self.echo = echo
+    }
+
+    /// Records (and prints) one line of a listing's output.
+    public func say(_ line: String) {
+        state.withLock { state in
+            state.lines.append(line)
+            if echo {
+                print(line)
+                fflush(nil)   // all streams: `stdout` is a global var Swift 6 will not touch
+            }
+        }
+    }
+
+    /// Records a claim the listing makes: "ok: …" when it holds, "FAILED: …" when not.
+    public func check(_ condition: Bool, _ claim: String) {
+        if condition {
+            say("  ok: \(claim)")
+        } else {
+            state.withLock { $0.failures.append(claim) }
+            say("  FAILED: \(claim)")
+        }
+    }
+
+    /// Every line said so far, in the order they were said.
+    public var lines: [String] { state.withLock { $0.lines } }
+
+    /// The claims that did not hold.
+    public var failures: [String] { state.withLock { $0.failures } }
+}
+
+/// A value that is only read and written by tasks on one serial queue: the queue, not a
+/// lock, makes the access safe (the chapter's "use a serial queue instead of a lock").
+/// The compiler cannot see that discipline, hence `@unchecked Sendable`.
+final class QueueConfined<Value>: @unchecked Sendable {
+    /// The value; touch it only from the owning queue (or after a `sync` on it).
+    var value: Value
+
+    /// Wraps an initial value.
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// A deadline a listing waits for at most: long enough on a loaded 2-core machine, short
+/// enough that a lost wake-up shows as a failed check instead of a hung program.
+func listingDeadline() -> DispatchTime {
+    .now() + .seconds(5)
+}
