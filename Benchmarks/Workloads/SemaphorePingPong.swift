@@ -12,7 +12,7 @@ extension Catalog {
         summary: "two threads alternating through two semaphores; ns per round trip",
         metrics: [MetricSpec(unit: .nanosecondsPerOp)]
     ) { context in
-        let rounds = context.size(50_000, quick: 5_000)
+        let rounds = context.size(20_000, quick: 2_000)
         let ping = DispatchSemaphore(value: 0)
         let pong = DispatchSemaphore(value: 0)
         let state = Guarded(0)  // written by the partner between a ping and its pong

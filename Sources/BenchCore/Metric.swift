@@ -5,11 +5,15 @@ public struct MetricSpec: Sendable {
     public let unit: MetricUnit
     /// True for efficiency-like metrics, where a larger value is better.
     public let higherIsBetter: Bool
+    /// Values below this are indistinguishable from it (measurement noise near zero): the
+    /// ratio treats both sides as at least this much, so 0.1 vs 0.3 reads as a tie.
+    public let noiseFloor: Double
 
-    public init(_ label: String = "", unit: MetricUnit, higherIsBetter: Bool = false) {
+    public init(_ label: String = "", unit: MetricUnit, higherIsBetter: Bool = false, noiseFloor: Double = 0) {
         self.label = label
         self.unit = unit
         self.higherIsBetter = higherIsBetter
+        self.noiseFloor = noiseFloor
     }
 }
 

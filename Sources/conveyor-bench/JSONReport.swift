@@ -11,6 +11,7 @@ enum JSONReport {
                 ("summary", string(row.workload.summary)),
                 ("unit", string(row.metric.unit.rawValue)),
                 ("higherIsBetter", row.metric.higherIsBetter ? "true" : "false"),
+            ("noiseFloor", number(row.metric.noiseFloor)),
                 ("libdispatch", side(row.dispatch)),
                 ("conveyor", side(row.conveyor)),
                 ("ratio", ratio(row.ratio)),
@@ -42,6 +43,7 @@ enum JSONReport {
             ("samples", "[" + side.samples.map(number).joined(separator: ", ") + "]"),
             ("timedOutAfterSeconds", side.timedOutAfter.map(number) ?? "null"),
             ("error", side.failure.map(string) ?? "null"),
+            ("spread", side.spread.map(number) ?? "null"),
         ], indent: nil)
     }
 

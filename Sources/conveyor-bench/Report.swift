@@ -17,6 +17,9 @@ struct Report: Sendable {
     static let ratioDefinition =
         "ratio = libdispatch / Conveyor (for efficiency: Conveyor / libdispatch); > 1 means Conveyor is faster (better)"
 
+    static let spreadDefinition =
+        "spread = interquartile range of the runs / median, the larger of the two sides: ratios within it are noise"
+
     /// Said under the table and chart while the "Conveyor" column is the Dispatch stand-in.
     static let standInNoteLines = [
         "* Conveyor column built against the toolchain's Dispatch (stand-in; ratios should be ~1.0).",

@@ -15,6 +15,13 @@ struct SideResult: Sendable {
         return Statistics.median(samples)
     }
 
+    /// The interquartile range of the samples relative to their median (0.1 = 10 %), when
+    /// there are at least three samples: how noisy this side's runs were.
+    var spread: Double? {
+        guard let median, median != 0, samples.count >= 3 else { return nil }
+        return (Statistics.percentile(samples, 75) - Statistics.percentile(samples, 25)) / abs(median)
+    }
+
     /// A bound for a timed-out result in the metric's unit ("more than this"), if it has one.
     func lowerBound(unit: MetricUnit) -> Double? {
         guard let seconds = timedOutAfter, failure == nil else { return nil }
@@ -49,8 +56,9 @@ struct ResultRow: Sendable {
     /// libdispatch / Conveyor for lower-is-better metrics, Conveyor / libdispatch otherwise.
     var ratio: Ratio {
         let better = metric.higherIsBetter
+        let floor = metric.noiseFloor
         func ratio(_ d: Double, _ c: Double) -> Double? {
-            let (top, bottom) = better ? (c, d) : (d, c)
+            let (top, bottom) = better ? (max(c, floor), max(d, floor)) : (max(d, floor), max(c, floor))
             return bottom > 0 && top > 0 ? top / bottom : nil
         }
         switch (dispatch.median, conveyor.median) {
@@ -65,6 +73,14 @@ struct ResultRow: Sendable {
             return .atMost(r)
         case (nil, nil):
             return .unknown
+        }
+    }
+
+    /// The larger spread of the two sides (see `SideResult.spread`).
+    var spread: Double? {
+        switch (dispatch.spread, conveyor.spread) {
+        case let (d?, c?): return max(d, c)
+        case let (d, c): return d ?? c
         }
     }
 

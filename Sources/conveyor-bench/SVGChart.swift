@@ -7,10 +7,11 @@ import BenchCore
 /// around a marked 1× line (right of it: Conveyor better; left: libdispatch better).
 /// Opens in any browser.
 enum SVGChart {
-    private static let width = 980.0
+    private static let width = 1040.0
+    private static let spreadRight = 1020.0  // the spread column ends here
     private static let labelRight = 330.0  // row labels end here
     private static let plotLeft = 380.0
-    private static let plotRight = 900.0
+    private static let plotRight = 880.0
     private static let top = 128.0
     private static let rowHeight = 26.0
     private static let barHeight = 16.0
@@ -44,9 +45,13 @@ enum SVGChart {
             svg += "<line x1=\"\(n(gx))\" y1=\"\(n(top - 14))\" x2=\"\(n(gx))\" y2=\"\(n(plotBottom))\" stroke=\"\(strong ? "#222" : "#ddd")\" stroke-width=\"\(strong ? 2 : 1)\"/>\n"
             svg += "<text x=\"\(n(gx))\" y=\"\(n(top - 18))\" text-anchor=\"middle\" fill=\"\(strong ? "#222" : "#777")\"\(strong ? " font-weight=\"bold\"" : "")>\(tickLabel(power))</text>\n"
         }
+        svg += "<text x=\"\(n(spreadRight))\" y=\"\(n(top - 18))\" text-anchor=\"end\" fill=\"#777\">spread</text>\n"
         for (index, row) in rows.enumerated() {
             let y = top + Double(index) * rowHeight
             let mid = y + rowHeight / 2
+            if let spread = row.spread {
+                svg += "<text x=\"\(n(spreadRight))\" y=\"\(n(mid + 4))\" text-anchor=\"end\" fill=\"#777\">\(Format.fixed(spread * 100, 0))%</text>\n"
+            }
             svg += "<text x=\"\(n(labelRight))\" y=\"\(n(mid + 4))\" text-anchor=\"end\">\(escape(row.name))</text>\n"
             guard let ratio = value(row.ratio) else {
                 let why: String
@@ -83,7 +88,7 @@ enum SVGChart {
         svg += "<text x=\"\(n(center + 8))\" y=\"\(n(footer))\" fill=\"#2e7d32\">Conveyor better →</text>\n"
         svg += "<text x=\"\(n(center - 8))\" y=\"\(n(footer))\" text-anchor=\"end\" fill=\"#c62828\">← libdispatch better</text>\n"
         footer += 22
-        svg += "<text x=\"20\" y=\"\(n(footer))\" fill=\"#444\">Dashed bars are bounds (a side gave up after the time limit). Ratios beyond the scale are drawn at its edge.</text>\n"
+        svg += "<text x=\"20\" y=\"\(n(footer))\" fill=\"#444\">Dashed bars are bounds (a side gave up after the time limit). Ratios beyond the scale are drawn at its edge. Spread: see the table.</text>\n"
         if report.isStandIn {
             for line in Report.standInNoteLines {
                 footer += 18

@@ -3,7 +3,7 @@ import BenchCore
 /// The plain-text table printed to standard output.
 enum TableReport {
     static func render(_ report: Report) -> String {
-        let headings = ["workload", "unit", "libdispatch", report.candidateHeading, "ratio"]
+        let headings = ["workload", "unit", "libdispatch", report.candidateHeading, "ratio", "spread"]
         let cells = report.rows.map { row in
             [
                 row.name,
@@ -11,6 +11,7 @@ enum TableReport {
                 Format.side(row.dispatch, unit: row.metric.unit),
                 Format.side(row.conveyor, unit: row.metric.unit),
                 Format.ratio(row.ratio),
+                row.spread.map { Format.fixed($0 * 100, 0) + "%" } ?? "-",
             ]
         }
         var widths = headings.map(\.count)
@@ -25,7 +26,8 @@ enum TableReport {
         var out = "Conveyor vs libdispatch: the same workload source, both libraries in one process\n"
         out += "machine: \(Report.machineLine)\n"
         out += "method:  \(report.methodLine)\n"
-        out += "\(Report.ratioDefinition)\n\n"
+        out += "\(Report.ratioDefinition)\n"
+        out += "\(Report.spreadDefinition)\n\n"
         out += line(headings) + "\n"
         out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n"
         for row in cells { out += line(row) + "\n" }
