@@ -34,6 +34,7 @@ extension Catalog {
         }
         let limit = context.timeLimitSeconds
         if group.wait(timeout: .now() + .milliseconds(Int(limit * 1000))) == .timedOut {
+            let startedByThen = started.value
             // Release the tasks that wait and let the rest pass straight through, so that
             // no thread stays blocked and the process can go on (and exit) cleanly.
             for _ in 0..<tasks { gate.signal() }
@@ -41,7 +42,8 @@ extension Catalog {
             try check(
                 group.wait(timeout: .now() + .seconds(drainSeconds)) == .success,
                 "blocking-fan-out: released tasks did not finish within \(drainSeconds) s")
-            throw WorkloadError.timedOut(seconds: limit)
+            throw WorkloadError.timedOut(
+                seconds: limit, detail: "\(min(startedByThen, tasks)) of \(tasks) tasks had started")
         }
         try check(started.value == tasks, "blocking-fan-out: \(started.value) of \(tasks) tasks ran")
         return [Double(UInt64(allStartedAt.value) - startNs) / 1e6]

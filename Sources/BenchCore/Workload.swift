@@ -59,8 +59,9 @@ public struct RunContext: Sendable {
 public enum WorkloadError: Error, Sendable {
     /// The workload's own check failed: the library under test gave a wrong result.
     case invalid(String)
-    /// The workload gave up after this many seconds (and released what it had started).
-    case timedOut(seconds: Double)
+    /// The workload gave up after this many seconds (and released what it had started);
+    /// `detail` says how far it got.
+    case timedOut(seconds: Double, detail: String)
 }
 
 /// Throws `WorkloadError.invalid(message)` unless `condition` holds.

@@ -42,6 +42,7 @@ enum JSONReport {
             ("median", side.median.map(number) ?? "null"),
             ("samples", "[" + side.samples.map(number).joined(separator: ", ") + "]"),
             ("timedOutAfterSeconds", side.timedOutAfter.map(number) ?? "null"),
+            ("timeoutDetail", side.timeoutDetail.map(string) ?? "null"),
             ("error", side.failure.map(string) ?? "null"),
             ("spread", side.spread.map(number) ?? "null"),
         ], indent: nil)

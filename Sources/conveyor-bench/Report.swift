@@ -37,6 +37,19 @@ struct Report: Sendable {
         "\(quick ? "quick sizes" : "full sizes") · median of \(runs) run\(runs == 1 ? "" : "s") after 1 warm-up, the two libraries interleaved (idle-cpu: 1 run) · hanging workloads give up after \(Format.compact(timeLimitSeconds)) s"
     }
 
+    /// Rows where a side gave up, with how far it got, for the notes under the table.
+    var timeouts: [String] {
+        rows.flatMap { row -> [String] in
+            var lines: [String] = []
+            for (side, heading) in [(row.dispatch, "libdispatch"), (row.conveyor, candidateHeading)] {
+                if let seconds = side.timedOutAfter {
+                    lines.append("\(row.name) [\(heading)]: gave up after \(Format.compact(seconds)) s; \(side.timeoutDetail ?? "no detail")")
+                }
+            }
+            return lines
+        }
+    }
+
     /// Rows whose check failed, with the message, for the notes under the table.
     var failures: [String] {
         rows.flatMap { row -> [String] in

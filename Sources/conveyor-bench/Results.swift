@@ -6,6 +6,8 @@ struct SideResult: Sendable {
     var samples: [Double] = []
     /// Set when a run gave up after this many seconds (no further runs were made).
     var timedOutAfter: Double?
+    /// How far the run that gave up had got.
+    var timeoutDetail: String?
     /// Set when a run failed its own check (no further runs were made).
     var failure: String?
 

@@ -21,6 +21,7 @@ struct Runner {
             guard state.failure == nil, state.timedOutAfter == nil else { return }
             var failure: String?
             var timedOut: Double?
+            var detail: String?
             var values: [Double] = []
             do {
                 values = try workload.body(context)
@@ -30,14 +31,19 @@ struct Runner {
             } catch let error as WorkloadError {
                 switch error {
                 case .invalid(let message): failure = message
-                case .timedOut(let seconds): timedOut = seconds
+                case .timedOut(let seconds, let how):
+                    timedOut = seconds
+                    detail = how
                 }
             } catch {
                 failure = "\(error)"
             }
             for index in rows.indices {
                 if let failure { rows[index][keyPath: side].failure = failure }
-                if let timedOut { rows[index][keyPath: side].timedOutAfter = timedOut }
+                if let timedOut {
+                    rows[index][keyPath: side].timedOutAfter = timedOut
+                    rows[index][keyPath: side].timeoutDetail = detail
+                }
                 if failure == nil, timedOut == nil, measured {
                     rows[index][keyPath: side].samples.append(values[index])
                 }

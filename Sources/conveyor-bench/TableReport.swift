@@ -31,6 +31,11 @@ enum TableReport {
         out += line(headings) + "\n"
         out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n"
         for row in cells { out += line(row) + "\n" }
+        let timeouts = report.timeouts
+        if !timeouts.isEmpty {
+            out += "\n"
+            for timeout in timeouts { out += "\(timeout)\n" }
+        }
         if report.isStandIn { out += "\n\(Report.standInNote)\n" }
         let failures = report.failures
         if !failures.isEmpty {
