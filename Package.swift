@@ -5,6 +5,8 @@ let package = Package(
     name: "Conveyor",
     products: [
         .library(name: "Conveyor", targets: ["Conveyor"]),
+        .executable(name: "conveyor-bench", targets: ["conveyor-bench"]),
+        .executable(name: "conveyor-examples", targets: ["conveyor-examples"]),
     ],
     targets: [
         // The syscalls Swift cannot call directly (variadic `syscall`, GNU-only wrappers).
@@ -28,6 +30,26 @@ let package = Package(
             path: "Sources/ConveyorExamples/Program"
         ),
         .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorListings", "conveyor-main-queue-probe"]),
+
+        // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`
+
+        // Malloc counting (interposes malloc in the benchmark executable), mallinfo2, affinity.
+        .target(name: "CBenchSupport"),
+        // What both workload modules share; imports neither Dispatch nor Conveyor.
+        .target(name: "BenchCore", dependencies: ["CBenchSupport"]),
+        // Benchmarks/Workloads compiled twice: Sources/BenchDispatch/Workloads and
+        // Sources/BenchConveyor/Workloads are symbolic links to that one directory; the
+        // CONVEYOR define makes the second copy import Conveyor instead of Dispatch.
+        .target(name: "BenchDispatch", dependencies: ["BenchCore"]),
+        .target(
+            name: "BenchConveyor",
+            dependencies: ["BenchCore", "Conveyor"],
+            swiftSettings: [.define("CONVEYOR")]
+        ),
+        .executableTarget(
+            name: "conveyor-bench",
+            dependencies: ["BenchCore", "BenchDispatch", "BenchConveyor"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

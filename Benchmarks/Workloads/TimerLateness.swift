@@ -1,0 +1,48 @@
+#if CONVEYOR
+import Conveyor
+#else
+import Dispatch
+#endif
+import BenchCore
+
+extension Catalog {
+    /// How late `asyncAfter` timers fire: many timers armed at once, 50 µs apart.
+    ///
+    /// Lateness is measured on CLOCK_MONOTONIC against the deadline each timer asked for
+    /// (relative to a start instant read from both clocks back to back).
+    static let timerLateness = Workload(
+        name: "timer-lateness",
+        summary: "2,000 asyncAfter timers 50 µs apart on a serial queue; lateness p50 and p99 in ms",
+        metrics: [
+            MetricSpec("p50", unit: .milliseconds),
+            MetricSpec("p99", unit: .milliseconds),
+        ]
+    ) { context in
+        let timers = context.size(2_000, quick: 500)
+        let firstOffsetNs = 10_000_000  // leaves time to arm every timer before the first is due
+        let spacingNs = 50_000
+        let queue = DispatchQueue(label: "bench.timers")
+        let firedAt = SlotBuffer<UInt64>(count: timers, initialValue: 0)
+        let group = DispatchGroup()
+        let start = DispatchTime.now()
+        let startNs = BenchClock.now()
+        for index in 0..<timers {
+            group.enter()
+            let offset = DispatchTimeInterval.nanoseconds(firstOffsetNs + index * spacingNs)
+            queue.asyncAfter(deadline: start + offset) {
+                firedAt[index] = BenchClock.now()
+                group.leave()
+            }
+        }
+        let waitSeconds = 30
+        try check(
+            group.wait(timeout: .now() + .seconds(waitSeconds)) == .success,
+            "timer-lateness: not every timer fired within \(waitSeconds) s")
+        let lateness = firedAt.snapshot().enumerated().map { index, fired in
+            Double(fired) - Double(startNs) - Double(firstOffsetNs + index * spacingNs)
+        }
+        let earliest = lateness.min() ?? 0
+        try check(earliest > -100_000, "timer-lateness: a timer fired \(-earliest / 1e6) ms early")
+        return [Statistics.percentile(lateness, 50) / 1e6, Statistics.percentile(lateness, 99) / 1e6]
+    }
+}

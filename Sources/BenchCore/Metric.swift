@@ -1,0 +1,46 @@
+/// Describes one number a workload reports: its label, its unit and which direction is good.
+public struct MetricSpec: Sendable {
+    /// Appended to the workload name to name the table row ("" for a workload's only metric).
+    public let label: String
+    public let unit: MetricUnit
+    /// True for efficiency-like metrics, where a larger value is better.
+    public let higherIsBetter: Bool
+    /// Values below this are indistinguishable from it (measurement noise near zero): the
+    /// ratio treats both sides as at least this much, so 0.1 vs 0.3 reads as a tie.
+    public let noiseFloor: Double
+
+    public init(_ label: String = "", unit: MetricUnit, higherIsBetter: Bool = false, noiseFloor: Double = 0) {
+        self.label = label
+        self.unit = unit
+        self.higherIsBetter = higherIsBetter
+        self.noiseFloor = noiseFloor
+    }
+}
+
+/// The unit of a metric, which also decides how it is printed.
+public enum MetricUnit: String, Sendable {
+    /// Nanoseconds per operation (the workload says what an operation is).
+    case nanosecondsPerOp = "ns/op"
+    /// Milliseconds of wall time.
+    case milliseconds = "ms"
+    /// Bytes (of heap, per object).
+    case bytes = "bytes"
+    /// Allocation calls per operation.
+    case allocationsPerOp = "mallocs/op"
+    /// Percent.
+    case percent = "%"
+    /// Milliseconds of process CPU time per second of wall time.
+    case cpuMillisecondsPerSecond = "CPU ms/s"
+
+    /// How many digits after the point the table shows for a value of this size.
+    public func decimals(for value: Double) -> Int {
+        switch self {
+        case .nanosecondsPerOp: return abs(value) < 100 ? 1 : 0
+        case .milliseconds: return abs(value) < 10 ? 3 : 1
+        case .bytes: return 0
+        case .allocationsPerOp: return 2
+        case .percent: return 1
+        case .cpuMillisecondsPerSecond: return 3
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// One benchmark workload: a named piece of code that exercises the dispatch library it was
+/// compiled against, checks its own result, and returns one value per declared metric.
+///
+/// The workload source is written once and compiled twice (into `BenchDispatch` and
+/// `BenchConveyor`); each module builds its own `Workload` values, which the harness runs
+/// side by side.
+public struct Workload: Sendable {
+    /// How the harness repeats a workload.
+    public enum Schedule: Sendable {
+        /// One warm-up run, then the requested number of measured runs; the median counts.
+        case repeated
+        /// A single measured run and no warm-up (slow or stateful measurements).
+        case once
+    }
+
+    /// Short stable identifier, used by `--only` and in the JSON output.
+    public let name: String
+    /// One line saying what is measured.
+    public let summary: String
+    /// What `body` returns, in order.
+    public let metrics: [MetricSpec]
+    public let schedule: Schedule
+    /// Runs the workload once. Throws `WorkloadError` when the result is wrong or when the
+    /// workload gave up after `RunContext.timeLimitSeconds`.
+    public let body: @Sendable (RunContext) throws -> [Double]
+
+    public init(
+        name: String,
+        summary: String,
+        metrics: [MetricSpec],
+        schedule: Schedule = .repeated,
+        body: @escaping @Sendable (RunContext) throws -> [Double]
+    ) {
+        self.name = name
+        self.summary = summary
+        self.metrics = metrics
+        self.schedule = schedule
+        self.body = body
+    }
+}
+
+/// What a workload run may know about the run as a whole.
+public struct RunContext: Sendable {
+    /// Smaller sizes for smoke tests (`--quick`).
+    public let quick: Bool
+    /// How long a workload that can hang (blocking fan-out) waits before it gives up.
+    public let timeLimitSeconds: Double
+
+    public init(quick: Bool, timeLimitSeconds: Double) {
+        self.quick = quick
+        self.timeLimitSeconds = timeLimitSeconds
+    }
+
+    /// `full` normally, `quick` under `--quick`.
+    public func size(_ full: Int, quick quickSize: Int) -> Int { quick ? quickSize : full }
+}
+
+/// Why a workload run produced no numbers.
+public enum WorkloadError: Error, Sendable {
+    /// The workload's own check failed: the library under test gave a wrong result.
+    case invalid(String)
+    /// The workload gave up after this many seconds (and released what it had started);
+    /// `detail` says how far it got.
+    case timedOut(seconds: Double, detail: String)
+}
+
+/// Throws `WorkloadError.invalid(message)` unless `condition` holds.
+@inlinable
+public func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw WorkloadError.invalid(message()) }
+}

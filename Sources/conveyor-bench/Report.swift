@@ -1,0 +1,62 @@
+import BenchCore
+
+/// Everything one benchmark run produced, and the words every output format shares.
+struct Report: Sendable {
+    let rows: [ResultRow]
+    let runs: Int
+    let quick: Bool
+    let timeLimitSeconds: Double
+    /// The module the "Conveyor" column was really compiled against ("Conveyor", or
+    /// "Dispatch" while the package switch is off and the column is a stand-in).
+    let candidateLibrary: String
+
+    /// The "Conveyor" column's heading: "Conveyor", or "Conveyor*" for the stand-in.
+    var candidateHeading: String { isStandIn ? "Conveyor*" : "Conveyor" }
+    var isStandIn: Bool { candidateLibrary != "Conveyor" }
+
+    static let ratioDefinition =
+        "ratio = libdispatch / Conveyor (for efficiency: Conveyor / libdispatch); > 1 means Conveyor is faster (better)"
+
+    static let spreadDefinition =
+        "spread = interquartile range of the runs / median, the larger of the two sides: ratios within it are noise"
+
+    /// Said under the table and chart while the "Conveyor" column is the Dispatch stand-in.
+    static let standInNoteLines = [
+        "* Conveyor column built against the toolchain's Dispatch (stand-in; ratios should be ~1.0).",
+        "Set benchmarkAgainstConveyor = true in Package.swift to measure Conveyor.",
+    ]
+    static var standInNote: String { standInNoteLines.joined(separator: " ") }
+
+    /// One line naming the machine and toolchain.
+    static var machineLine: String {
+        "\(Machine.cpuCount) CPUs (affinity) · \(Machine.cpuModel) · \(Machine.kernel) · Swift \(Machine.swiftVersion)"
+    }
+
+    /// How the numbers were taken.
+    var methodLine: String {
+        "\(quick ? "quick sizes" : "full sizes") · median of \(runs) run\(runs == 1 ? "" : "s") after 1 warm-up, the two libraries interleaved (idle-cpu: 1 run) · hanging workloads give up after \(Format.compact(timeLimitSeconds)) s"
+    }
+
+    /// Rows where a side gave up, with how far it got, for the notes under the table.
+    var timeouts: [String] {
+        rows.flatMap { row -> [String] in
+            var lines: [String] = []
+            for (side, heading) in [(row.dispatch, "libdispatch"), (row.conveyor, candidateHeading)] {
+                if let seconds = side.timedOutAfter {
+                    lines.append("\(row.name) [\(heading)]: gave up after \(Format.compact(seconds)) s; \(side.timeoutDetail ?? "no detail")")
+                }
+            }
+            return lines
+        }
+    }
+
+    /// Rows whose check failed, with the message, for the notes under the table.
+    var failures: [String] {
+        rows.flatMap { row -> [String] in
+            var lines: [String] = []
+            if let message = row.dispatch.failure { lines.append("\(row.name) [libdispatch]: \(message)") }
+            if let message = row.conveyor.failure { lines.append("\(row.name) [\(candidateHeading)]: \(message)") }
+            return lines
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import BenchCore
+
+/// The plain-text table printed to standard output.
+enum TableReport {
+    static func render(_ report: Report) -> String {
+        let headings = ["workload", "unit", "libdispatch", report.candidateHeading, "ratio", "spread"]
+        let cells = report.rows.map { row in
+            [
+                row.name,
+                row.metric.unit.rawValue,
+                Format.side(row.dispatch, unit: row.metric.unit),
+                Format.side(row.conveyor, unit: row.metric.unit),
+                Format.ratio(row.ratio),
+                row.spread.map { Format.fixed($0 * 100, 0) + "%" } ?? "-",
+            ]
+        }
+        var widths = headings.map(\.count)
+        for line in cells {
+            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                Format.pad(cell, widths[column], right: column >= 2)
+            }.joined(separator: "  ")
+        }
+        var out = "Conveyor vs libdispatch: the same workload source, both libraries in one process\n"
+        out += "machine: \(Report.machineLine)\n"
+        out += "method:  \(report.methodLine)\n"
+        out += "\(Report.ratioDefinition)\n"
+        out += "\(Report.spreadDefinition)\n\n"
+        out += line(headings) + "\n"
+        out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n"
+        for row in cells { out += line(row) + "\n" }
+        let timeouts = report.timeouts
+        if !timeouts.isEmpty {
+            out += "\n"
+            for timeout in timeouts { out += "\(timeout)\n" }
+        }
+        if report.isStandIn { out += "\n\(Report.standInNote)\n" }
+        let failures = report.failures
+        if !failures.isEmpty {
+            out += "\nFAILED checks (a failed row is never counted as fast):\n"
+            for failure in failures { out += "  \(failure)\n" }
+        }
+        return out
+    }
+
+    /// `--list`: every workload with what it measures.
+    static func list(_ workloads: [Workload]) -> String {
+        let width = workloads.map(\.name.count).max() ?? 0
+        return workloads.map { "\(Format.pad($0.name, width))  \($0.summary)" }.joined(separator: "\n") + "\n"
+    }
+}
