@@ -101,4 +101,7 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
         }
         return false
     }
+
+    /// The signed count now: negative means that many threads wait (a racy look, for tests).
+    var currentValue: Int { value.load(ordering: .relaxed) }
 }
