@@ -211,6 +211,14 @@ import Glibc
         #expect(standardError(of: result).contains("DispatchSemaphore released while in use"))
     }
 
+    @Test func signallingPastTheLargestCountTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let semaphore = DispatchSemaphore(value: Int.max)
+            semaphore.signal()
+        }
+        #expect(standardError(of: result).contains("unbalanced call to DispatchSemaphore.signal()"))
+    }
+
     @Test func releasingASemaphoreAtOrAboveItsInitialValueIsFine() {
         let semaphore = DispatchSemaphore(value: 1)
         semaphore.wait()

@@ -31,7 +31,8 @@ import Glibc
         }
     }
 
-    @Test(.enabled(if: seccompIsAvailable(), "this kernel has no seccomp"))
+    @Test(.enabled(if: seccompIsAvailable(), "this kernel has no seccomp"),
+          .disabled(if: isThreadSanitized(), "ThreadSanitizer's runtime makes system calls of its own"))
     func uncontendedSemaphoreAndGroupMakeNoSystemCall() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let binary = DispatchSemaphore(value: 1)
@@ -70,6 +71,11 @@ import Glibc
             print("child ended with \(result.exitStatus) (SIGSYS is \(SIGSYS)): \(standardError(of: result))")
         }
     }
+}
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
+func isThreadSanitized() -> Bool {
+    dlsym(nil, "__tsan_init") != nil
 }
 
 /// Whether the kernel supports seccomp filters (the "Seccomp:" line in /proc/self/status).

@@ -44,7 +44,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
 
     /// Counts one more task in.
     public func enter() {
-        let before = state.add(1, ordering: .acquiringAndReleasing).oldValue
+        let before = state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
         if Self.count(before) == Self.countMask {
             preconditionFailure("Conveyor: too many nested calls to DispatchGroup.enter()")
         }
@@ -134,8 +134,8 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
         let start = state.load(ordering: .acquiring)
         if Self.count(start) == 0 { return .success }
         let startGeneration = Self.generation(start)
-        waiters.add(1, ordering: .sequentiallyConsistent)
-        defer { waiters.subtract(1, ordering: .relaxed) }
+        waiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { waiters.wrappingSubtract(1, ordering: .relaxed) }
         return withBlockingHint {
             while true {
                 // Read the futex word before the state: a leave that empties the group
