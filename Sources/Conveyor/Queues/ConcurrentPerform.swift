@@ -50,13 +50,13 @@ final class ParallelApply: @unchecked Sendable {
 
     /// Helper side: join unless the call is already over.
     func helperParticipate() {
-        active.add(1, ordering: .sequentiallyConsistent)
+        active.wrappingAdd(1, ordering: .sequentiallyConsistent)
         if nextIndex.load(ordering: .relaxed) < iterations {
             cnv_tls_set_apply_depth(cnv_tls_get_apply_depth() + 1)
             participate()
             cnv_tls_set_apply_depth(cnv_tls_get_apply_depth() - 1)
         }
-        if active.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+        if active.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
             doneWord.store(1)
             doneWord.wakeAll()
         }
@@ -69,12 +69,12 @@ final class ParallelApply: @unchecked Sendable {
             let start = nextIndex.load(ordering: .relaxed)
             if start >= iterations { return }
             let chunk = max(1, (iterations - start) / (participants * 4))
-            let claimed = nextIndex.add(chunk, ordering: .relaxed).oldValue
+            let claimed = nextIndex.wrappingAdd(chunk, ordering: .relaxed).oldValue
             if claimed >= iterations { return }
             let end = min(claimed + chunk, iterations)
             let body = work!
             for index in claimed..<end { body(index) }
-            if completed.add(end - claimed, ordering: .acquiringAndReleasing).newValue == iterations {
+            if completed.wrappingAdd(end - claimed, ordering: .acquiringAndReleasing).newValue == iterations {
                 doneWord.store(1)
                 doneWord.wakeAll()
             }

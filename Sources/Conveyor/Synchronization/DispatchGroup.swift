@@ -3,39 +3,89 @@ import Synchronization
 /// A set of tasks watched as one: `enter()` and `leave()` count work in and out; `wait()`
 /// blocks, and `notify` schedules work, until the count returns to zero. A group can be
 /// used again after it empties.
+///
+/// The count and a generation number share one atomic word (as in libdispatch): the
+/// `leave()` that empties the group bumps the generation in the same atomic step. So a
+/// waiter returns once the group has emptied since it started waiting, even if the group
+/// was entered again at once, and a `notify` registered while the group holds work is
+/// run by the `leave()` that empties that generation, never by an earlier one.
 public final class DispatchGroup: DispatchObject, @unchecked Sendable {
-    private let count = Atomic<Int>(0)
+    /// Low 32 bits: tasks in the group. High 32 bits: generation, bumped each time the
+    /// count returns to zero (wrapping).
+    private let state = Atomic<UInt64>(0)
+    /// Threads inside `wait` now, so an emptying `leave()` makes a wake-up call only
+    /// when someone sleeps.
     private let waiters = Atomic<Int>(0)
-    /// Bumped each time the group empties; waiters sleep on it.
-    private let generation = FutexWord(0)
+    /// Bumped (after `state`) each time the group empties; waiters sleep on it.
+    private let wakeWord = FutexWord(0)
     private let lock = FutexLock()
-    private var notifications: [(DispatchQueue, Job)] = []   // guarded by lock
+    /// Pending notifications, each with the generation it waits to see end (guarded by lock).
+    private var notifications: [Notification] = []
+
+    private struct Notification {
+        let generation: UInt32
+        let queue: DispatchQueue
+        let job: Job
+    }
+
+    private static let countMask: UInt64 = 0xFFFF_FFFF
+    private static let generationUnit: UInt64 = 1 << 32
+
+    @inline(__always)
+    private static func count(_ state: UInt64) -> UInt64 { state & countMask }
+
+    @inline(__always)
+    private static func generation(_ state: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: state >> 32) }
 
     /// Creates an empty group.
     public override init() { super.init() }
 
-    deinit { generation.deallocate() }
+    deinit { wakeWord.deallocate() }
 
     /// Counts one more task in.
     public func enter() {
-        count.add(1, ordering: .relaxed)
+        let before = state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+        if Self.count(before) == Self.countMask {
+            preconditionFailure("Conveyor: too many nested calls to DispatchGroup.enter()")
+        }
     }
 
     /// Counts one task out. Leaving more often than entered traps.
     public func leave() {
-        let after = count.subtract(1, ordering: .sequentiallyConsistent).newValue
-        if after > 0 { return }
-        if after < 0 {
-            preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
+        var current = state.load(ordering: .relaxed)
+        while true {
+            let count = Self.count(current)
+            if count == 0 {
+                preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
+            }
+            // The leave that empties the group starts the next generation in the same step.
+            let next = count == 1 ? (current &- 1) &+ Self.generationUnit : current &- 1
+            let (exchanged, seen) = state.compareExchange(
+                expected: current, desired: next, ordering: .sequentiallyConsistent)
+            if exchanged {
+                if count == 1 { didEmpty(endedGeneration: Self.generation(current)) }
+                return
+            }
+            current = seen
         }
-        generation.fetchAdd(1)
-        if waiters.load(ordering: .sequentiallyConsistent) > 0 { generation.wakeAll() }
-        let pending = lock.withLock { () -> [(DispatchQueue, Job)] in
-            let taken = notifications
-            notifications = []
-            return taken
+    }
+
+    /// The group just went from one task to none, ending `endedGeneration`: wake the
+    /// waiters and submit the notifications registered during that generation.
+    private func didEmpty(endedGeneration: UInt32) {
+        wakeWord.fetchAdd(1)
+        if waiters.load(ordering: .sequentiallyConsistent) > 0 { wakeWord.wakeAll() }
+        let due = lock.withLock { () -> [Notification] in
+            if notifications.isEmpty { return [] }
+            var due: [Notification] = []
+            notifications.removeAll { notification in
+                if notification.generation != endedGeneration { return false }
+                due.append(notification)
+                return true
+            }
+            return due
         }
-        for (queue, job) in pending { queue.enqueue(job) }
+        for notification in due { notification.queue.enqueue(notification.job) }
     }
 
     /// Waits until every task in the group has left.
@@ -69,26 +119,42 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     }
 
     private func addNotification(queue: DispatchQueue, job: Job) {
+        // Reading the state under the lock orders this against the emptying leave's
+        // sweep: that leave changes the state first, then takes the lock.
         let runNow = lock.withLock { () -> Bool in
-            if count.load(ordering: .acquiring) == 0 { return true }
-            notifications.append((queue, job))
+            let current = state.load(ordering: .sequentiallyConsistent)
+            if Self.count(current) == 0 { return true }
+            notifications.append(Notification(generation: Self.generation(current), queue: queue, job: job))
             return false
         }
         if runNow { queue.enqueue(job) }
     }
 
     private func waitUntilEmpty(remaining: () -> Int64?) -> DispatchTimeoutResult {
-        if count.load(ordering: .acquiring) == 0 { return .success }
-        waiters.add(1, ordering: .sequentiallyConsistent)
-        defer { waiters.subtract(1, ordering: .relaxed) }
+        let start = state.load(ordering: .acquiring)
+        if Self.count(start) == 0 { return .success }
+        let startGeneration = Self.generation(start)
+        waiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { waiters.wrappingSubtract(1, ordering: .relaxed) }
         return withBlockingHint {
             while true {
-                let seen = generation.load()
-                if count.load(ordering: .sequentiallyConsistent) == 0 { return .success }
+                // Read the futex word before the state: a leave that empties the group
+                // after the state read bumps the word after it, so the wait cannot sleep
+                // through it.
+                let seen = wakeWord.load()
+                if Self.generation(state.load(ordering: .sequentiallyConsistent)) != startGeneration {
+                    return .success
+                }
                 let left = remaining()
                 if let left, left <= 0 { return .timedOut }
-                generation.wait(expected: seen, timeoutNanoseconds: left)
+                wakeWord.wait(expected: seen, timeoutNanoseconds: left)
             }
         }
     }
+
+    /// Tasks in the group now (a racy look, for tests).
+    var currentCount: Int { Int(Self.count(state.load(ordering: .relaxed))) }
+
+    /// Threads inside `wait` now (a racy look, for tests).
+    var waiterCount: Int { waiters.load(ordering: .relaxed) }
 }

