@@ -144,13 +144,11 @@ import Glibc
         #expect(!overlapValue)
     }
 
-    @Test func leewayIsATenthOfTheDelayClampedToOneMillisecondAndSixtySeconds() {
-        #expect(DispatchQueue.afterLeeway(delay: 1) == 1_000_000)
-        #expect(DispatchQueue.afterLeeway(delay: 5_000_000) == 1_000_000)
-        #expect(DispatchQueue.afterLeeway(delay: 10_000_000) == 1_000_000)
-        #expect(DispatchQueue.afterLeeway(delay: 50_000_000) == 5_000_000)
-        #expect(DispatchQueue.afterLeeway(delay: 1_000_000_000) == 100_000_000)
-        #expect(DispatchQueue.afterLeeway(delay: 600_000_000_000) == 60_000_000_000)
-        #expect(DispatchQueue.afterLeeway(delay: 3_600_000_000_000) == 60_000_000_000)
+    @Test func leewayIsATenthOfTheDelayAtMostOneHundredMicroseconds() {
+        #expect(DispatchQueue.afterLeeway(delay: 1) == 0)
+        #expect(DispatchQueue.afterLeeway(delay: 500_000) == 50_000)
+        #expect(DispatchQueue.afterLeeway(delay: 1_000_000) == 100_000)
+        #expect(DispatchQueue.afterLeeway(delay: 50_000_000) == 100_000)
+        #expect(DispatchQueue.afterLeeway(delay: 3_600_000_000_000) == 100_000)
     }
 }

@@ -1,7 +1,6 @@
 extension DispatchQueue {
-    /// Submits `work` to this queue at `deadline` (never earlier). The timer gets the
-    /// leeway libdispatch gives `dispatch_after`: a tenth of the delay, at least 1 ms and
-    /// at most 60 s, so timers close together are coalesced into one wake-up.
+    /// Submits `work` to this queue at `deadline` (never earlier). The timer gets a small
+    /// implicit leeway (see `afterLeeway`), so timers due within it share one wake-up.
     public func asyncAfter(
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable () -> Void
@@ -44,8 +43,13 @@ extension DispatchQueue {
         }
     }
 
-    /// libdispatch's leeway for `dispatch_after`: delay / 10, clamped to 1 ms ... 60 s.
+    /// The implicit leeway of `asyncAfter`: a tenth of the delay, at most 100 µs.
+    ///
+    /// libdispatch on Darwin gives `dispatch_after` delay/10 (1 ms to 60 s); on Linux it
+    /// ignores leeway and fires as soon as it can. `asyncAfter` has no leeway parameter
+    /// and callers expect it to be punctual, so Conveyor keeps the coalescing window
+    /// small here; timer sources honour whatever leeway they are given.
     static func afterLeeway(delay: UInt64) -> UInt64 {
-        min(max(delay / 10, 1_000_000), 60_000_000_000)
+        min(delay / 10, 100_000)
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 extension DispatchQueue {
     final func suspendQueue() {
         if kind == .root { return }
-        let before = QueueState(raw: state.add(QueueState.suspendUnit, ordering: .acquiringAndReleasing).oldValue)
+        let before = QueueState(raw: state.wrappingAdd(QueueState.suspendUnit, ordering: .acquiringAndReleasing).oldValue)
         if before.suspendCount == QueueState.suspendMask - 1 {
             preconditionFailure("Conveyor: too many nested suspend() calls on queue '\(label)'")
         }

@@ -130,14 +130,14 @@ extension DispatchQueue {
                         waiter.grant(.width)   // it gives the width back when done
                     } else {
                         waiter.runByProxy()
-                        state.subtract(QueueState.runningUnit, ordering: .releasing)
+                        state.wrappingSubtract(QueueState.runningUnit, ordering: .releasing)
                     }
                 } else if isRootTargeted {
                     job.redirectQueue = self
                     WorkerPool.shared.submit(job)
                 } else {
                     DrainFrame.with(self, exclusive: false) { job.run(on: self) }
-                    state.subtract(QueueState.runningUnit, ordering: .releasing)
+                    state.wrappingSubtract(QueueState.runningUnit, ordering: .releasing)
                 }
             }
             budget -= 1
@@ -153,7 +153,7 @@ extension DispatchQueue {
     /// One unit of width came back.
     @usableFromInline
     final func itemCompleted() {
-        let after = state.subtract(QueueState.runningUnit, ordering: .acquiringAndReleasing).newValue
+        let after = state.wrappingSubtract(QueueState.runningUnit, ordering: .acquiringAndReleasing).newValue
         if QueueState(raw: after).runningCount == 0 && !items.isEmpty { wakeup() }
     }
 

@@ -98,8 +98,8 @@ final class WorkerPool: @unchecked Sendable {
         if let index = idle.popLast() {
             let worker = worker(at: index)
             worker.isParked = false
-            running.add(1, ordering: .sequentiallyConsistent)
-            searching.add(1, ordering: .sequentiallyConsistent)
+            running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
             lock.unlock()
             worker.parker.unpark()
             return
@@ -109,9 +109,9 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         worker.hasThread = true
-        liveThreads.add(1, ordering: .relaxed)
-        running.add(1, ordering: .sequentiallyConsistent)
-        searching.add(1, ordering: .sequentiallyConsistent)
+        liveThreads.wrappingAdd(1, ordering: .relaxed)
+        running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
         lock.unlock()
         watchdog.startIfNeeded(pool: self)
         startThread(for: worker)
@@ -136,15 +136,15 @@ final class WorkerPool: @unchecked Sendable {
         if cnv_thread_start({ workerThreadEntry($0) }, argument, 0) != 0 {
             lock.withLock {
                 worker.hasThread = false
-                liveThreads.subtract(1, ordering: .relaxed)
-                running.subtract(1, ordering: .sequentiallyConsistent)
-                searching.subtract(1, ordering: .sequentiallyConsistent)
+                liveThreads.wrappingSubtract(1, ordering: .relaxed)
+                running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                searching.wrappingSubtract(1, ordering: .sequentiallyConsistent)
             }
         }
     }
 
     func threadDidExit() {
-        liveThreads.subtract(1, ordering: .relaxed)
+        liveThreads.wrappingSubtract(1, ordering: .relaxed)
     }
 
     // MARK: finding work
@@ -173,7 +173,7 @@ final class WorkerPool: @unchecked Sendable {
             // At most about half of the running workers search at once.
             let searchers = searching.load(ordering: .relaxed)
             if searchers > 0 && 2 * searchers >= running.load(ordering: .relaxed) { return nil }
-            searching.add(1, ordering: .sequentiallyConsistent)
+            searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
             worker.isSearching = true
         }
         for round in 0..<48 {
@@ -210,7 +210,7 @@ final class WorkerPool: @unchecked Sendable {
     /// the rest of the work is not left waiting.
     func stopSearching(_ worker: Worker) {
         worker.isSearching = false
-        if searching.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+        if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
             notifyWorkAvailable()
         }
     }
@@ -221,8 +221,8 @@ final class WorkerPool: @unchecked Sendable {
     func park(_ worker: Worker) -> Bool {
         if worker.isSearching {
             worker.isSearching = false
-            if searching.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 && hasVisibleWork() {
-                searching.add(1, ordering: .sequentiallyConsistent)
+            if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 && hasVisibleWork() {
+                searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
                 worker.isSearching = true
                 return true
             }
@@ -244,8 +244,8 @@ final class WorkerPool: @unchecked Sendable {
         }
         worker.isParked = true
         idle.append(worker.index)
-        if !retiring, credit.load(ordering: .relaxed) > 0 { credit.subtract(1, ordering: .relaxed) }
-        running.subtract(1, ordering: .sequentiallyConsistent)
+        if !retiring, credit.load(ordering: .relaxed) > 0 { credit.wrappingSubtract(1, ordering: .relaxed) }
+        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         lock.unlock()
 
         if !retiring && hasVisibleWork() && unparkSelf(worker) { return true }
@@ -275,8 +275,8 @@ final class WorkerPool: @unchecked Sendable {
         }
         worker.isParked = false
         idle.removeAll { $0 == worker.index }
-        running.add(1, ordering: .sequentiallyConsistent)
-        searching.add(1, ordering: .sequentiallyConsistent)
+        running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
         lock.unlock()
         worker.isSearching = true
         return true
@@ -293,7 +293,7 @@ final class WorkerPool: @unchecked Sendable {
         while let job = worker.local.pop() {
             injection[Int(job.band.rawValue)].push(job)
         }
-        running.subtract(1, ordering: .sequentiallyConsistent)
+        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         if hasVisibleWork() { notifyWorkAvailable() }
         return worker
     }
@@ -302,7 +302,7 @@ final class WorkerPool: @unchecked Sendable {
     func didUnblock(_ worker: Worker?) {
         guard let worker else { return }
         worker.isBlocked = false
-        running.add(1, ordering: .sequentiallyConsistent)
+        running.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
     /// The sum of every worker's started-job count (for the watchdog).
@@ -316,7 +316,7 @@ final class WorkerPool: @unchecked Sendable {
     /// Grants one more runnable worker because queued work made no progress.
     func grantCredit() {
         if liveThreads.load(ordering: .relaxed) >= maxThreads { return }
-        credit.add(1, ordering: .relaxed)
+        credit.wrappingAdd(1, ordering: .relaxed)
         wakeOrStartWorker()
     }
 }
