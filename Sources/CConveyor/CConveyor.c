@@ -229,12 +229,13 @@ int cnv_block_signal(int signo) {
     return 0;
 }
 
-static pthread_t cnv_signal_reader;
+static pthread_t cnv_signal_reader;   // written once, before cnv_signal_reader_known
 static int cnv_signal_reader_known = 0;
 static struct sigaction cnv_signal_previous[NSIG];
 static int cnv_signal_replaced[NSIG];
 
 void cnv_signal_set_reader(void) {
+    if (__atomic_load_n(&cnv_signal_reader_known, __ATOMIC_ACQUIRE)) return;   // the event thread never changes
     cnv_signal_reader = pthread_self();
     __atomic_store_n(&cnv_signal_reader_known, 1, __ATOMIC_RELEASE);
 }
@@ -257,8 +258,8 @@ int cnv_signal_forward_install(int signo) {
     if (signo <= 0 || signo >= NSIG) { errno = EINVAL; return -1; }
     struct sigaction current;
     if (sigaction(signo, NULL, &current) != 0) return -1;
-    if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN) return 0;
-    if (current.sa_flags & SA_SIGINFO) return 0;
+    // A handler of the program's own (plain or SA_SIGINFO) is left alone.
+    if ((current.sa_flags & SA_SIGINFO) || (current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN)) return 0;
     struct sigaction forward;
     memset(&forward, 0, sizeof forward);
     forward.sa_sigaction = cnv_signal_forward;

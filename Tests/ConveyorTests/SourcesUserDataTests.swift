@@ -99,7 +99,11 @@ import Testing
         let cancelled = DispatchSemaphore(value: 0)
         let inHandler = Atomic<Bool>(false)
         let cancelDuringHandler = Atomic<Bool>(false)
-        source.setRegistrationHandler { log.append("registration") }
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler {
+            log.append("registration")
+            registered.signal()
+        }
         source.setEventHandler {
             inHandler.store(true, ordering: .sequentiallyConsistent)
             log.append("event")
@@ -112,6 +116,8 @@ import Testing
         }
         source.add(data: 1)
         source.activate()
+        // A cancel before the registration handler ran would skip it (as in libdispatch).
+        #expect(registered.wait(timeout: deadline()) == .success)
         let adders = DispatchGroup()
         for _ in 0..<4 {
             DispatchQueue.global().async(group: adders) {
@@ -147,6 +153,23 @@ import Testing
         #expect(source.isCancelled)
         #expect(cancelled.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
         source.activate()
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(log.values == ["cancel"])
+    }
+
+    @Test func cancelBeforeTheRegistrationHandlerRanSkipsIt() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "skip"))
+        let log = TestLog<String>()
+        let cancelled = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { log.append("registration") }
+        source.setCancelHandler {
+            log.append("cancel")
+            cancelled.signal()
+        }
+        source.suspend()
+        source.activate()   // active but suspended: the registration handler waits
+        source.cancel()
+        source.resume()
         #expect(cancelled.wait(timeout: deadline()) == .success)
         #expect(log.values == ["cancel"])
     }
