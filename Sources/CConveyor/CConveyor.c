@@ -8,7 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <linux/sockios.h>
+#include <ucontext.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -169,3 +176,125 @@ int cnv_pipe2(int fds[2], int nonblocking) {
 }
 
 int cnv_errno(void) { return errno; }
+
+// MARK: dispatch sources
+
+int64_t cnv_readable_bytes(int fd) {
+    int n = 0;
+    if (ioctl(fd, FIONREAD, &n) != 0) return -1;
+    return n;
+}
+
+int64_t cnv_writable_bytes(int fd) {
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) return -1;
+    int queued = 0;
+    if (S_ISFIFO(sb.st_mode)) {
+        int capacity = fcntl(fd, F_GETPIPE_SZ);
+        if (capacity < 0 || ioctl(fd, FIONREAD, &queued) != 0) return -1;
+        return capacity > queued ? capacity - queued : 0;
+    }
+    if (S_ISSOCK(sb.st_mode)) {
+        int buffer = 0;
+        socklen_t length = sizeof buffer;
+        if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buffer, &length) != 0) return -1;
+        if (ioctl(fd, SIOCOUTQ, &queued) != 0) queued = 0;
+        return buffer > queued ? buffer - queued : 0;
+    }
+    return -1;
+}
+
+int64_t cnv_file_remaining(int fd) {
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) return -1;
+    off_t offset = lseek(fd, 0, SEEK_CUR);
+    if (offset < 0) return -1;
+    return sb.st_size > offset ? (int64_t)(sb.st_size - offset) : 0;
+}
+
+int cnv_file_size_and_links(int fd, uint64_t *size, uint64_t *links) {
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) return -1;
+    *size = (uint64_t)sb.st_size;
+    *links = (uint64_t)sb.st_nlink;
+    return 0;
+}
+
+int cnv_block_signal(int signo) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    int rc = pthread_sigmask(SIG_BLOCK, &set, NULL);
+    if (rc != 0) { errno = rc; return -1; }
+    return 0;
+}
+
+static pthread_t cnv_signal_reader;   // written once, before cnv_signal_reader_known
+static int cnv_signal_reader_known = 0;
+static struct sigaction cnv_signal_previous[NSIG];
+static int cnv_signal_replaced[NSIG];
+
+void cnv_signal_set_reader(void) {
+    if (__atomic_load_n(&cnv_signal_reader_known, __ATOMIC_ACQUIRE)) return;   // the event thread never changes
+    cnv_signal_reader = pthread_self();
+    __atomic_store_n(&cnv_signal_reader_known, 1, __ATOMIC_RELEASE);
+}
+
+static void cnv_signal_forward(int signo, siginfo_t *info, void *context) {
+    (void)info;
+    int saved = errno;
+    // Block it in this thread for good: in the context sigreturn restores, and now (for
+    // sanitizers that run handlers outside the real signal frame).
+    if (context != NULL) sigaddset(&((ucontext_t *)context)->uc_sigmask, signo);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    if (__atomic_load_n(&cnv_signal_reader_known, __ATOMIC_ACQUIRE)) pthread_kill(cnv_signal_reader, signo);
+    errno = saved;
+}
+
+int cnv_signal_forward_install(int signo) {
+    if (signo <= 0 || signo >= NSIG) { errno = EINVAL; return -1; }
+    struct sigaction current;
+    if (sigaction(signo, NULL, &current) != 0) return -1;
+    // A handler of the program's own (plain or SA_SIGINFO) is left alone.
+    if ((current.sa_flags & SA_SIGINFO) || (current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN)) return 0;
+    struct sigaction forward;
+    memset(&forward, 0, sizeof forward);
+    forward.sa_sigaction = cnv_signal_forward;
+    forward.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&forward.sa_mask);
+    if (sigaction(signo, &forward, &cnv_signal_previous[signo]) != 0) return -1;
+    cnv_signal_replaced[signo] = 1;
+    return 1;
+}
+
+int cnv_signal_forward_restore(int signo) {
+    if (signo <= 0 || signo >= NSIG || !cnv_signal_replaced[signo]) return 0;
+    cnv_signal_replaced[signo] = 0;
+    return sigaction(signo, &cnv_signal_previous[signo], NULL);
+}
+
+int cnv_signalfd_set(int fd, const int32_t *signals, int32_t count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int32_t i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    return signalfd(fd, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int32_t cnv_signalfd_read(int fd, int32_t *signals, int32_t max) {
+    struct signalfd_siginfo info[16];
+    if (max > 16) max = 16;
+    ssize_t n = read(fd, info, sizeof info[0] * (size_t)max);
+    if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -1;
+    int32_t count = (int32_t)(n / (ssize_t)sizeof info[0]);
+    for (int32_t i = 0; i < count; i++) signals[i] = (int32_t)info[i].ssi_signo;
+    return count;
+}
+
+int cnv_inotify_watch_fd(int inotify_fd, int fd, uint32_t mask, int add) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return inotify_add_watch(inotify_fd, path, mask | (add ? IN_MASK_ADD : 0));
+}

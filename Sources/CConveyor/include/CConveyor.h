@@ -99,4 +99,38 @@ int cnv_pidfd_open(int32_t pid);
 int cnv_pipe2(int fds[2], int nonblocking);
 int cnv_errno(void);
 
+// MARK: dispatch sources
+
+/// Bytes that can be read from `fd` now (FIONREAD), or -1 when the fd cannot tell.
+int64_t cnv_readable_bytes(int fd);
+/// An estimate of the bytes `fd` takes without blocking: a pipe's capacity minus what it
+/// holds, a socket's send buffer minus its unsent bytes; -1 when the fd cannot tell.
+int64_t cnv_writable_bytes(int fd);
+/// Bytes between the file offset of `fd` and the end of the file, or -1.
+int64_t cnv_file_remaining(int fd);
+/// Size and link count of the file open as `fd` (fstat). Returns 0, or -1 with errno.
+int cnv_file_size_and_links(int fd, uint64_t *size, uint64_t *links);
+/// Blocks `signo` in the calling thread. Returns 0 or -1.
+int cnv_block_signal(int signo);
+/// Records the calling thread as the one stray signals are forwarded to (the thread that
+/// reads the signalfd; it must block those signals itself).
+void cnv_signal_set_reader(void);
+/// Installs, for `signo`, a handler that catches the signal in a thread that does not
+/// block it yet: it blocks the signal in that thread for good and sends it on to the
+/// reader thread, where the signalfd sees it. Done only while the disposition is SIG_DFL
+/// or SIG_IGN (a program's own handler is left alone). Returns 1 when installed, 0 when
+/// left alone, -1 on error. The previous disposition is remembered for the restore.
+int cnv_signal_forward_install(int signo);
+/// Puts back the disposition that `cnv_signal_forward_install` replaced, if it did.
+int cnv_signal_forward_restore(int signo);
+/// Creates (`fd` = -1) or updates a non-blocking signalfd for `count` signals.
+int cnv_signalfd_set(int fd, const int32_t *signals, int32_t count);
+/// Reads queued signals from a signalfd into `signals` (their numbers). Returns how many
+/// (0 when none is pending), or -1.
+int32_t cnv_signalfd_read(int fd, int32_t *signals, int32_t max);
+/// Watches the file open as `fd` (through /proc/self/fd) on inotify instance `inotify_fd`.
+/// `add` ORs `mask` into an existing watch instead of replacing it. Returns the watch
+/// descriptor or -1.
+int cnv_inotify_watch_fd(int inotify_fd, int fd, uint32_t mask, int add);
+
 #endif

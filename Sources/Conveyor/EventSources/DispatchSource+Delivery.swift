@@ -1,0 +1,156 @@
+// Merging events into a source and delivering them to its handlers.
+//
+// A source owns one delivery job. `state.isScheduled` says the job is on the target queue
+// or running; only the thread that sets it enqueues the job, so the handlers of one
+// source never run at the same time, whatever the target. While scheduled the source
+// holds one extra reference on itself (taken in `startDelivery`, dropped when the job
+// ends), so a delivery in flight keeps it alive.
+//
+// The job runs one step — the registration handler, one event handler call, or the
+// cancel handler — then goes back on the target queue if more is due, so a busy source
+// cannot starve the other work of its queue.
+
+/// The job that runs a source's handlers on its target queue.
+final class SourceDeliveryJob: Job, @unchecked Sendable {
+    /// The source outlives the job's time on a queue (it holds itself while scheduled).
+    unowned(unsafe) let source: DispatchSource
+
+    init(source: DispatchSource) {
+        self.source = source
+        super.init(band: source.targetQueue.band)
+    }
+
+    override func run(on queue: DispatchQueue?) {
+        source.runDelivery()
+    }
+}
+
+extension DispatchSource {
+    /// Merges `value` into the pending data (by the source's merge rule) and schedules a
+    /// delivery if one can start. Ignored once the source is cancelled.
+    func merge(_ value: UInt) {
+        lock.lock()
+        accumulateLocked(value)
+        let target = scheduleIfNeededLocked()
+        lock.unlock()
+        if let target { startDelivery(on: target) }
+    }
+
+    /// `add(data:)`, `or(data:)`, `replace(data:)`: checks the source is of that kind.
+    func mergeUserData(_ value: UInt, as rule: SourceMerge) {
+        guard rule == mergeRule, kind == .userDataAdd || kind == .userDataOr || kind == .userDataReplace else {
+            let call = rule == .add ? "add(data:)" : rule == .or ? "or(data:)" : "replace(data:)"
+            fatalError("Conveyor: \(call) on a \(kind.rawValue) dispatch source; it needs a source made by the matching makeUserData…Source")
+        }
+        if value == 0 && rule != .replace { return }
+        merge(value)
+    }
+
+    /// Combines `value` with the pending data. Lock held.
+    func accumulateLocked(_ value: UInt) {
+        guard !state.isCancelRequested else { return }
+        switch mergeRule {
+        case .add:
+            pendingData &+= value
+            state.hasPendingEvent = pendingData != 0
+        case .or:
+            pendingData |= value
+            state.hasPendingEvent = pendingData != 0
+        case .replace:
+            pendingData = value
+            state.hasPendingEvent = value != 0
+        case .set:
+            pendingData = value
+            state.hasPendingEvent = true
+        }
+    }
+
+    /// Forgets merged data not yet delivered (a timer's new schedule). Lock held.
+    func clearPendingLocked() {
+        pendingData = 0
+        state.hasPendingEvent = false
+    }
+
+    /// Whether a handler may start now. Lock held.
+    var canDeliverLocked: Bool {
+        !state.isInactive && state.suspendCount == 0 && !state.isInstalling
+    }
+
+    /// Whether a handler is due. Lock held.
+    var hasWorkLocked: Bool {
+        if state.needsRegistration { return true }
+        if state.isCancelRequested { return state.isTornDown && !state.isCancelDelivered }
+        return state.hasPendingEvent
+    }
+
+    /// Marks the delivery job scheduled if a handler is due and may start, and returns
+    /// the queue to put it on; the caller then calls `startDelivery(on:)` after unlocking.
+    func scheduleIfNeededLocked() -> DispatchQueue? {
+        guard !state.isScheduled, hasWorkLocked, canDeliverLocked else { return nil }
+        state.isScheduled = true
+        deliveryJob.band = eventHandler?.band ?? targetQueue.band
+        return targetQueue
+    }
+
+    /// Puts the delivery job on `target`, holding the source while it is there.
+    func startDelivery(on target: DispatchQueue) {
+        _ = Unmanaged.passRetained(self)
+        target.enqueue(deliveryJob)
+    }
+
+    /// The delivery job's body: one step, then requeue or finish.
+    func runDelivery() {
+        lock.lock()
+        guard canDeliverLocked else { return finishDeliveryLocked() }
+        if state.needsRegistration {
+            state.needsRegistration = false
+            let handler = registrationHandler
+            registrationHandler = nil
+            lock.unlock()
+            handler?.run()
+        } else if state.isCancelRequested {
+            guard state.isTornDown, !state.isCancelDelivered else { return finishDeliveryLocked() }
+            state.isCancelDelivered = true
+            state.isScheduled = false
+            let handlers = (cancelHandler, eventHandler, registrationHandler)
+            cancelHandler = nil
+            eventHandler = nil
+            registrationHandler = nil
+            lock.unlock()
+            handlers.0?.run()
+            withExtendedLifetime(handlers) {}
+            Unmanaged.passUnretained(self).release()
+            return
+        } else if state.hasPendingEvent {
+            let data = pendingData
+            pendingData = 0
+            state.hasPendingEvent = false
+            deliveredData.store(data, ordering: .releasing)
+            let handler = eventHandler
+            lock.unlock()
+            handler?.run()
+            withExtendedLifetime(handler) {}
+            monitor?.eventHandlerDidRun(for: self)
+        } else {
+            return finishDeliveryLocked()
+        }
+
+        lock.lock()
+        if hasWorkLocked && canDeliverLocked {
+            deliveryJob.band = eventHandler?.band ?? targetQueue.band
+            let target = targetQueue
+            lock.unlock()
+            target.enqueue(deliveryJob)   // the reference taken in startDelivery goes along
+        } else {
+            finishDeliveryLocked()
+        }
+    }
+
+    /// Ends a delivery: clears `isScheduled`, unlocks, drops the reference held while
+    /// scheduled (which may free the source: nothing may touch it afterwards).
+    private func finishDeliveryLocked() {
+        state.isScheduled = false
+        lock.unlock()
+        Unmanaged.passUnretained(self).release()
+    }
+}

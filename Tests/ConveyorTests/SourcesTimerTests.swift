@@ -1,0 +1,147 @@
+@testable import Conveyor
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct SourcesTimerTests {
+    @Test func repeatingTimerFiresSuspendsAccumulatesResumesAndCancels() {
+        let queue = DispatchQueue(label: "timer")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let log = TestLog<UInt>()
+        let threeFires = DispatchSemaphore(value: 0)
+        let afterResume = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let suspendedAt = Atomic<UInt64>(0)
+        timer.setEventHandler {
+            log.append(timer.data)
+            if log.count == 3 {
+                // Suspended from its own handler: no other handler can be in flight.
+                timer.suspend()
+                suspendedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+                threeFires.signal()
+            } else if log.count == 4 {
+                afterResume.signal()
+            }
+        }
+        timer.setCancelHandler { cancelled.signal() }
+        timer.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(20), leeway: .milliseconds(1))
+        timer.activate()
+        #expect(threeFires.wait(timeout: deadline()) == .success)
+        // While suspended no handler runs, however long we wait.
+        #expect(afterResume.wait(timeout: .now() + .milliseconds(150)) == .timedOut)
+        #expect(log.count == 3)
+        let suspendedFor = DispatchTime.now().uptimeNanoseconds - suspendedAt.load(ordering: .relaxed)
+        timer.resume()
+        #expect(afterResume.wait(timeout: deadline()) == .success)
+        let values = log.values
+        #expect(values.prefix(3).allSatisfy { $0 >= 1 })
+        // At least the whole intervals that passed while suspended are counted at once.
+        #expect(values[3] >= UInt(suspendedFor / 20_000_000) - 1)
+        #expect(values[3] >= 5)
+        timer.cancel()
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(timer.isCancelled)
+        let countAtCancel = log.count
+        #expect(afterResume.wait(timeout: .now() + .milliseconds(60)) == .timedOut)
+        #expect(log.count == countAtCancel)
+    }
+
+    @Test func oneShotTimerFiresOnceAndCanBeRescheduled() {
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: DispatchQueue(label: "oneshot"))
+        let fired = DispatchSemaphore(value: 0)
+        let fires = Counter()
+        timer.setEventHandler {
+            fires.increment()
+            fired.signal()
+        }
+        let start = DispatchTime.now()
+        timer.schedule(deadline: start + .milliseconds(30))
+        timer.activate()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 30_000_000)
+        #expect(timer.data == 1)
+        #expect(timer.mask == DispatchSource.TimerFlags.strict.rawValue)
+        #expect(timer.handle == 0)
+        #expect(fired.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+        timer.schedule(wallDeadline: .now() + .milliseconds(10))
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(fires.current == 2)
+        timer.cancel()
+    }
+
+    @Test func newScheduleClearsPendingFires() {
+        let queue = DispatchQueue(label: "pending")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let fired = DispatchSemaphore(value: 0)
+        timer.setEventHandler { fired.signal() }
+        timer.schedule(deadline: .now(), repeating: .milliseconds(5))
+        timer.activate()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        timer.suspend()
+        // Let fires accumulate (the wait is not what the test checks), then replace them.
+        _ = fired.wait(timeout: .now() + .milliseconds(50))
+        timer.schedule(deadline: .distantFuture, repeating: .never)
+        timer.resume()
+        #expect(fired.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+        timer.cancel()
+    }
+
+    @Test func deprecatedScheduleCallsAndDoubleIntervalsWork() {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "double"))
+        let fired = DispatchSemaphore(value: 0)
+        timer.setEventHandler { fired.signal() }
+        timer.schedule(deadline: .now(), repeating: 0.01, leeway: .milliseconds(1))
+        timer.activate()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(fired.wait(timeout: deadline()) == .success)
+        let timer2 = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "deprecated"))
+        timer2.setEventHandler { fired.signal() }
+        (timer2 as DispatchSourceTimer).scheduleRepeating(wallDeadline: .now(), interval: .milliseconds(5), leeway: .nanoseconds(0))
+        timer2.resume()   // resume() activates an inactive source
+        #expect(fired.wait(timeout: deadline()) == .success)
+        timer.cancel()
+        timer2.cancel()
+    }
+
+    @Test func tenThousandTimersAtOnce() {
+        let count = 10_000
+        let group = DispatchGroup()
+        let cancelGroup = DispatchGroup()
+        let fires = Counter()
+        let extra = Counter()
+        let start = DispatchTime.now()
+        var timers: [any DispatchSourceTimer] = []
+        timers.reserveCapacity(count)
+        for index in 0..<count {
+            let timer = DispatchSource.makeTimerSource()
+            let seen = Atomic<Bool>(false)
+            group.enter()
+            cancelGroup.enter()
+            timer.setEventHandler {
+                if seen.exchange(true, ordering: .relaxed) { extra.increment(); return }
+                fires.increment()
+                group.leave()
+            }
+            timer.setCancelHandler { cancelGroup.leave() }
+            timer.schedule(deadline: start + .milliseconds(20 + index % 200), leeway: .milliseconds(index % 10))
+            timer.activate()
+            timers.append(timer)
+        }
+        #expect(group.wait(timeout: deadline()) == .success)
+        #expect(fires.current == count)
+        for timer in timers { timer.cancel() }
+        #expect(cancelGroup.wait(timeout: deadline()) == .success)
+        #expect(extra.current == 0)
+    }
+
+    @Test func timerNeverScheduledNeverFires() {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "idle"))
+        let fired = DispatchSemaphore(value: 0)
+        timer.setEventHandler { fired.signal() }
+        timer.activate()
+        #expect(fired.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        timer.cancel()
+    }
+}

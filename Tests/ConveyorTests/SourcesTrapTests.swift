@@ -1,0 +1,76 @@
+@testable import Conveyor
+import Testing
+
+/// Misuse of sources traps with a message; each runs in a child process.
+@Suite struct SourcesTrapTests {
+    /// The child's stderr as text.
+    static func message(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    @Test func releasingAnInactiveSourceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = DispatchSource.makeUserDataAddSource()
+        }
+        #expect(Self.message(result).contains("release of an inactive dispatch source (user-data add)"))
+    }
+
+    @Test func releasingASuspendedSourceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = DispatchSource.makeTimerSource()
+            source.activate()
+            source.suspend()
+        }
+        #expect(Self.message(result).contains("release of a suspended dispatch source (timer)"))
+    }
+
+    @Test func overResumeTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = DispatchSource.makeUserDataOrSource()
+            source.activate()
+            source.resume()
+        }
+        #expect(Self.message(result).contains("over-resume of a dispatch source (user-data or)"))
+    }
+
+    @Test func registrationHandlerAfterActivationTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = DispatchSource.makeUserDataAddSource()
+            source.activate()
+            source.setRegistrationHandler {}
+        }
+        #expect(Self.message(result).contains("setRegistrationHandler on an active dispatch source"))
+    }
+
+    @Test func setTargetAfterActivationTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = DispatchSource.makeUserDataAddSource() as! DispatchSource
+            source.activate()
+            source.setTarget(queue: DispatchQueue(label: "late"))
+        }
+        #expect(Self.message(result).contains("setTarget(queue:) on an active dispatch source"))
+    }
+
+    @Test func mergingTheWrongKindOfDataTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = DispatchSource.makeUserDataOrSource() as! DispatchSource
+            source.add(data: 1)
+        }
+        #expect(Self.message(result).contains("add(data:) on a user-data or dispatch source"))
+    }
+
+    @Test func schedulingANonTimerTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let source = DispatchSource.makeUserDataAddSource() as! DispatchSource
+            source.schedule(deadline: .now())
+        }
+        #expect(Self.message(result).contains("schedule(…) on a user-data add dispatch source"))
+    }
+
+    @Test func aSignalSourceNeedsASignalNumber() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = DispatchSource.makeSignalSource(signal: 0)
+        }
+        #expect(Self.message(result).contains("not a signal number"))
+    }
+}

@@ -1,0 +1,268 @@
+@testable import Conveyor
+import Synchronization
+import Testing
+
+@Suite struct SourcesUserDataTests {
+    @Test func thousandAddsSumExactly() {
+        // `as! DispatchSource`: the protocols are not Sendable (as in Dispatch); the class is.
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "add", attributes: .concurrent)) as! DispatchSource
+        let total = Atomic<UInt>(0)
+        let calls = Counter()
+        let running = Atomic<Int>(0)
+        let overlapped = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        let expected: UInt = (1...1000).reduce(0, +)
+        source.setEventHandler {
+            if running.add(1, ordering: .relaxed).newValue != 1 { overlapped.store(true, ordering: .relaxed) }
+            calls.increment()
+            let sum = total.add(source.data, ordering: .relaxed).newValue
+            running.subtract(1, ordering: .relaxed)
+            if sum == expected { done.signal() }
+        }
+        source.activate()
+        DispatchQueue.concurrentPerform(iterations: 1000) { index in
+            source.add(data: UInt(index + 1))
+        }
+        #expect(done.wait(timeout: deadline()) == .success)
+        #expect(total.load(ordering: .relaxed) == expected)
+        #expect(calls.current <= 1000)
+        let didOverlap = overlapped.load(ordering: .relaxed)
+        #expect(!didOverlap)
+        source.cancel()
+    }
+
+    @Test func addOfZeroSubmitsNothingAndDataBeforeActivationIsKept() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "zero"))
+        let log = TestLog<UInt>()
+        let fired = DispatchSemaphore(value: 0)
+        source.setEventHandler {
+            log.append(source.data)
+            fired.signal()
+        }
+        source.add(data: 3)
+        source.resume()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        source.add(data: 0)
+        #expect(fired.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        #expect(log.values == [3])
+        #expect(source.data == 3)   // outside the handler: the last delivery
+        source.cancel()
+    }
+
+    @Test func orMergesBitsWhileSuspended() {
+        let source = DispatchSource.makeUserDataOrSource(queue: DispatchQueue(label: "or"))
+        let log = TestLog<UInt>()
+        let fired = DispatchSemaphore(value: 0)
+        source.setEventHandler {
+            log.append(source.data)
+            fired.signal()
+        }
+        source.activate()
+        source.suspend()
+        source.or(data: 0b0001)
+        source.or(data: 0b0100)
+        source.or(data: 0b0101)
+        source.or(data: 0)
+        source.resume()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(log.values == [0b0101])
+        source.cancel()
+    }
+
+    @Test func replaceKeepsTheLatestAndZeroDropsThePendingValue() {
+        let queue = DispatchQueue(label: "replace")
+        let source = DispatchSource.makeUserDataReplaceSource(queue: queue)
+        let log = TestLog<UInt>()
+        let fired = DispatchSemaphore(value: 0)
+        source.setEventHandler {
+            log.append(source.data)
+            fired.signal()
+        }
+        source.activate()
+        source.suspend()
+        source.replace(data: 7)
+        source.replace(data: 9)
+        source.resume()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        source.suspend()
+        source.replace(data: 5)
+        source.replace(data: 0)
+        source.resume()
+        #expect(fired.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        #expect(log.values == [9])
+        source.cancel()
+    }
+
+    @Test func registrationFirstThenEventsThenCancelOnceAfterTheLastEvent() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "order", attributes: .concurrent)) as! DispatchSource
+        let log = TestLog<String>()
+        let cancelled = DispatchSemaphore(value: 0)
+        let inHandler = Atomic<Bool>(false)
+        let cancelDuringHandler = Atomic<Bool>(false)
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler {
+            log.append("registration")
+            registered.signal()
+        }
+        source.setEventHandler {
+            inHandler.store(true, ordering: .sequentiallyConsistent)
+            log.append("event")
+            inHandler.store(false, ordering: .sequentiallyConsistent)
+        }
+        source.setCancelHandler {
+            if inHandler.load(ordering: .sequentiallyConsistent) { cancelDuringHandler.store(true, ordering: .relaxed) }
+            log.append("cancel")
+            cancelled.signal()
+        }
+        source.add(data: 1)
+        source.activate()
+        // A cancel before the registration handler ran would skip it (as in libdispatch).
+        #expect(registered.wait(timeout: deadline()) == .success)
+        let adders = DispatchGroup()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: adders) {
+                for _ in 0..<2000 { source.add(data: 1) }
+            }
+        }
+        DispatchQueue.global().async { source.cancel() }
+        #expect(adders.wait(timeout: deadline()) == .success)
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        source.cancel()   // a second cancel does nothing
+        #expect(cancelled.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        let values = log.values
+        #expect(values.first == "registration")
+        #expect(values.last == "cancel")
+        #expect(values.filter { $0 == "cancel" }.count == 1)
+        let cancelledDuringHandler = cancelDuringHandler.load(ordering: .relaxed)
+        #expect(!cancelledDuringHandler)
+        #expect(source.isCancelled)
+    }
+
+    @Test func cancelWhileInactiveRunsTheCancelHandlerOnActivationOnly() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "inactive"))
+        let log = TestLog<String>()
+        let cancelled = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { log.append("registration") }
+        source.setEventHandler { log.append("event") }
+        source.setCancelHandler {
+            log.append("cancel")
+            cancelled.signal()
+        }
+        source.add(data: 2)
+        source.cancel()
+        #expect(source.isCancelled)
+        #expect(cancelled.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        source.activate()
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(log.values == ["cancel"])
+    }
+
+    @Test func cancelBeforeTheRegistrationHandlerRanSkipsIt() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "skip"))
+        let log = TestLog<String>()
+        let cancelled = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { log.append("registration") }
+        source.setCancelHandler {
+            log.append("cancel")
+            cancelled.signal()
+        }
+        source.suspend()
+        source.activate()   // active but suspended: the registration handler waits
+        source.cancel()
+        source.resume()
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(log.values == ["cancel"])
+    }
+
+    @Test func cancelWhileSuspendedWaitsForResume() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "suspended"))
+        let cancelled = DispatchSemaphore(value: 0)
+        let events = Counter()
+        source.setEventHandler { events.increment() }
+        source.setCancelHandler { cancelled.signal() }
+        source.activate()
+        source.suspend()
+        source.add(data: 1)
+        source.cancel()
+        #expect(cancelled.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        source.resume()
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(events.current == 0)   // events pending at cancel are dropped
+    }
+
+    @Test func suspendOfAnInactiveSourceNeedsItsResumeBeforeResumeActivates() {
+        let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "nested"))
+        let fired = DispatchSemaphore(value: 0)
+        source.setEventHandler { fired.signal() }
+        source.suspend()
+        source.add(data: 1)
+        source.resume()
+        #expect(fired.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        source.resume()
+        #expect(fired.wait(timeout: deadline()) == .success)
+        source.cancel()
+    }
+
+    @Test func eventHandlerCanChangeAfterActivationAndHandlersRunOnTheTarget() {
+        let queue = DispatchQueue(label: "target")
+        let source = DispatchSource.makeUserDataAddSource() as! DispatchSource
+        source.setTarget(queue: queue)
+        let log = TestLog<String>()
+        let fired = DispatchSemaphore(value: 0)
+        source.setEventHandler {
+            log.append("first")
+            fired.signal()
+        }
+        source.activate()
+        source.add(data: 1)
+        #expect(fired.wait(timeout: deadline()) == .success)
+        source.setEventHandler {
+            dispatchPrecondition(condition: .onQueue(queue))
+            log.append("second")
+            fired.signal()
+        }
+        source.add(data: 1)
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(log.values == ["first", "second"])
+        let item = DispatchWorkItem { fired.signal() }
+        source.setEventHandler(handler: item)
+        source.add(data: 1)
+        #expect(fired.wait(timeout: deadline()) == .success)
+        source.cancel()
+    }
+
+    @Test func handlersAreReleasedAfterTheCancelHandler() {
+        final class Token: Sendable {}
+        weak var weakToken: Token?
+        let cancelled = DispatchSemaphore(value: 0)
+        do {
+            let token = Token()
+            weakToken = token
+            let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "release"))
+            // A handler that captures its own source: the cycle libdispatch breaks on cancel.
+            source.setEventHandler { withExtendedLifetime((token, source)) {} }
+            source.setCancelHandler { cancelled.signal() }
+            source.activate()
+            source.cancel()
+        }
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(waitUntil { weakToken == nil })
+    }
+
+    @Test func releasingAnActiveSourceStopsItWithoutTheCancelHandler() {
+        let cancelled = DispatchSemaphore(value: 0)
+        let ticks = Counter()
+        do {
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "released"))
+            timer.setEventHandler { ticks.increment() }
+            timer.setCancelHandler { cancelled.signal() }
+            timer.schedule(deadline: .now(), repeating: .milliseconds(5))
+            timer.activate()
+            #expect(waitUntil { ticks.current >= 2 })
+        }
+        #expect(cancelled.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        let after = ticks.current
+        #expect(cancelled.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        #expect(ticks.current <= after + 1)
+    }
+}
