@@ -1,0 +1,160 @@
+@testable import Conveyor
+import Synchronization
+import Testing
+
+@Suite struct QueueContextTests {
+    @Test func specificValuesAreFoundThroughTheTargetChain() {
+        let key = DispatchSpecificKey<Int>()
+        let other = DispatchSpecificKey<String>()
+        let root = DispatchQueue(label: "root")
+        let middle = DispatchQueue(label: "middle", target: root)
+        let leaf = DispatchQueue(label: "leaf", target: middle)
+        root.setSpecific(key: key, value: 1)
+        middle.setSpecific(key: other, value: "middle")
+        #expect(leaf.getSpecific(key: key) == nil)       // the instance method looks at one queue
+        #expect(root.getSpecific(key: key) == 1)
+        #expect(leaf.sync { DispatchQueue.getSpecific(key: key) } == 1)
+        #expect(leaf.sync { DispatchQueue.getSpecific(key: other) } == "middle")
+        leaf.setSpecific(key: key, value: 3)
+        #expect(leaf.sync { DispatchQueue.getSpecific(key: key) } == 3)
+        leaf.setSpecific(key: key, value: nil)
+        #expect(leaf.sync { DispatchQueue.getSpecific(key: key) } == 1)
+        #expect(DispatchQueue.getSpecific(key: key) == nil)   // not on any queue here
+    }
+
+    @Test func valuesAreReleasedWhenTheQueueIsFreed() {
+        final class Tracker: @unchecked Sendable {
+            let flag = Atomic<Bool>(false)
+            final class Finalizer: @unchecked Sendable {
+                let tracker: Tracker
+                init(_ tracker: Tracker) { self.tracker = tracker }
+                deinit { tracker.flag.store(true, ordering: .releasing) }
+            }
+        }
+        let tracker = Tracker()
+        let key = DispatchSpecificKey<Tracker.Finalizer>()
+        do {
+            let queue = DispatchQueue(label: "with-context")
+            queue.setSpecific(key: key, value: Tracker.Finalizer(tracker))
+            queue.sync {}
+        }
+        #expect(waitUntil { tracker.flag.load(ordering: .acquiring) })
+    }
+
+    @Test func preconditionsHoldWhereTheyShould() {
+        let serial = DispatchQueue(label: "pre-serial")
+        let concurrent = DispatchQueue(label: "pre-concurrent", attributes: .concurrent)
+        let child = DispatchQueue(label: "pre-child", target: serial)
+        serial.sync {
+            dispatchPrecondition(condition: .onQueue(serial))
+            dispatchPrecondition(condition: .onQueueAsBarrier(serial))
+            dispatchPrecondition(condition: .notOnQueue(concurrent))
+        }
+        concurrent.sync {
+            dispatchPrecondition(condition: .onQueue(concurrent))
+        }
+        concurrent.sync(flags: .barrier) {
+            dispatchPrecondition(condition: .onQueueAsBarrier(concurrent))
+        }
+        let done = DispatchSemaphore(value: 0)
+        child.async {
+            dispatchPrecondition(condition: .onQueue(child))
+            dispatchPrecondition(condition: .onQueue(serial))   // through the target
+            dispatchPrecondition(condition: .onQueue(.global()))
+            done.signal()
+        }
+        #expect(done.wait(timeout: deadline()) == .success)
+        DispatchQueue.global(qos: .utility).async {
+            dispatchPrecondition(condition: .onQueue(.global(qos: .utility)))
+            dispatchPrecondition(condition: .notOnQueue(.global(qos: .userInteractive)))
+            done.signal()
+        }
+        #expect(done.wait(timeout: deadline()) == .success)
+        dispatchPrecondition(condition: .notOnQueue(serial))
+    }
+}
+
+@Suite struct WorkItemTests {
+    @Test func performRunsTheBlockAndWaitReturns() {
+        let counter = Counter()
+        let item = DispatchWorkItem { counter.increment() }
+        item.perform()
+        item.wait()
+        #expect(counter.current == 1)
+        #expect(item.wait(timeout: .now()) == .success)
+    }
+
+    @Test func asyncWorkItemNotifiesAndWaits() {
+        let queue = DispatchQueue(label: "items")
+        let counter = Counter()
+        let item = DispatchWorkItem { counter.increment() }
+        let notified = DispatchSemaphore(value: 0)
+        item.notify(queue: .global()) { notified.signal() }
+        queue.async(execute: item)
+        #expect(item.wait(timeout: deadline()) == .success)
+        #expect(notified.wait(timeout: deadline()) == .success)
+        #expect(counter.current == 1)
+        let late = DispatchSemaphore(value: 0)
+        item.notify(queue: .global()) { late.signal() }   // after completion: runs at once
+        #expect(late.wait(timeout: deadline()) == .success)
+    }
+
+    @Test func waitTimesOutWhileTheItemIsHeldBack() {
+        let queue = DispatchQueue(label: "held", attributes: .initiallyInactive)
+        let item = DispatchWorkItem {}
+        queue.async(execute: item)
+        #expect(item.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        #expect(item.wait(wallTimeout: .now() + .milliseconds(50)) == .timedOut)
+        queue.activate()
+        #expect(item.wait(timeout: deadline()) == .success)
+    }
+
+    @Test func aCancelledItemNeverRuns() {
+        let queue = DispatchQueue(label: "cancel", attributes: .initiallyInactive)
+        let counter = Counter()
+        let item = DispatchWorkItem { counter.increment() }
+        queue.async(execute: item)
+        item.cancel()
+        #expect(item.isCancelled)
+        queue.activate()
+        #expect(item.wait(timeout: deadline()) == .success)
+        queue.sync {}
+        #expect(counter.current == 0)
+        item.perform()
+        #expect(counter.current == 0)
+    }
+
+    @Test func barrierWorkItemRunsAlone() {
+        let queue = DispatchQueue(label: "item-barrier", attributes: .concurrent)
+        let running = Atomic<Int>(0)
+        let sawOthers = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for _ in 0..<200 {
+            queue.async(group: group) {
+                running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                for _ in 0..<100 { _ = running.load(ordering: .relaxed) }
+                running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        let barrier = DispatchWorkItem(flags: .barrier) {
+            if running.load(ordering: .sequentiallyConsistent) != 0 { sawOthers.store(true, ordering: .relaxed) }
+        }
+        queue.async(group: group, execute: barrier)
+        for _ in 0..<200 {
+            queue.async(group: group) {
+                running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        #expect(group.wait(timeout: deadline()) == .success)
+        let overlapped = sawOthers.load(ordering: .relaxed)
+        #expect(!overlapped)
+    }
+
+    @Test func syncWorkItem() {
+        let queue = DispatchQueue(label: "sync-item")
+        let counter = Counter()
+        queue.sync(execute: DispatchWorkItem { counter.increment() })
+        #expect(counter.current == 1)
+    }
+}
