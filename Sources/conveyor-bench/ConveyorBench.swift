@@ -10,7 +10,7 @@ import Glibc
 ///
 /// The two columns come from two modules built from the same source directory:
 /// `BenchDispatch` (compiled against Dispatch) and `BenchConveyor` (compiled against
-/// Conveyor when the package's `benchmarkAgainstConveyor` switch is on).
+/// Conveyor: the `CONVEYOR` define on that target).
 @main
 enum ConveyorBench {
     static func main() {

@@ -23,7 +23,7 @@ struct Report: Sendable {
     /// Said under the table and chart while the "Conveyor" column is the Dispatch stand-in.
     static let standInNoteLines = [
         "* Conveyor column built against the toolchain's Dispatch (stand-in; ratios should be ~1.0).",
-        "Set benchmarkAgainstConveyor = true in Package.swift to measure Conveyor.",
+        "Add .define(\"CONVEYOR\") to the BenchConveyor target in Package.swift to measure Conveyor.",
     ]
     static var standInNote: String { standInNoteLines.joined(separator: " ") }
 

@@ -1,3 +1,4 @@
+import CConveyor
 import Synchronization
 
 // The queue state machine: submitting, scheduling on the target, draining, and the
@@ -80,7 +81,10 @@ extension DispatchQueue {
             var budget = 256
             while true {
                 if QueueState(raw: state.load(ordering: .relaxed)).isStopped { return false }
-                guard let job = items.pop() else { return false }
+                guard let job = items.pop() else {
+                    if !lingerForMoreItems() { return false }
+                    continue
+                }
                 if let waiter = job.syncWaiter {
                     if kind == .serial && isRootTargeted {
                         waiter.grant(.handoff)
@@ -94,6 +98,20 @@ extension DispatchQueue {
                 if budget == 0 { return false }
             }
         }
+    }
+
+    /// A drain that emptied its queue waits a moment for the next item when its worker has
+    /// nothing else to do: a producer submitting in a loop then finds the drain still
+    /// running, and the queue is not handed back and scheduled again for every item.
+    /// Returns whether an item arrived.
+    private final func lingerForMoreItems() -> Bool {
+        guard kind == .serial, let worker = Worker.current,
+              worker.lifoSlot.load(ordering: .relaxed) == nil, worker.local.isEmpty else { return false }
+        for _ in 0..<64 {
+            for _ in 0..<8 { cnv_cpu_relax() }
+            if !items.isEmpty { return true }
+        }
+        return false
     }
 
     /// Starts items in order: each non-barrier item takes one unit of width and, when the

@@ -34,19 +34,22 @@ final class Watchdog: @unchecked Sendable {
     func run(pool: WorkerPool) {
         ThreadInfo.setName("conveyor.watch")
         var lastProgress = pool.totalProgress()
+        var lastWorkerProgress: [UInt64] = []
         while true {
-            if !pool.hasVisibleWork() {
+            if !pool.hasVisibleWork(includingLIFO: true) {
                 word.store(Self.sleeping)
-                if pool.hasVisibleWork() {
+                if pool.hasVisibleWork(includingLIFO: true) {
                     word.store(Self.awake)
                 } else {
                     word.wait(expected: Self.sleeping)
                 }
                 lastProgress = pool.totalProgress()
+                lastWorkerProgress = []
                 continue
             }
             // Sleep one interval (the word stays `awake`, so this is a timed sleep).
             word.wait(expected: Self.awake, timeoutNanoseconds: intervalNanoseconds)
+            pool.rescueStuckLIFOJobs(lastProgress: &lastWorkerProgress)
             let progress = pool.totalProgress()
             if progress == lastProgress, pool.hasVisibleWork(),
                pool.running.load(ordering: .relaxed) >= pool.target {

@@ -11,6 +11,8 @@ final class Worker: @unchecked Sendable {
     let local = LocalRunQueue()
     /// Where the thread sleeps when there is no work.
     let parker = Parker()
+    /// The job this worker made runnable last; it runs next, unless stolen by the watchdog.
+    let lifoSlot = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Jobs started, for the watchdog to see progress (written by the owner only).
     let progress = Atomic<UInt64>(0)
 
@@ -18,6 +20,7 @@ final class Worker: @unchecked Sendable {
     var isSearching = false
     var isBlocked = false
     var tick: UInt32 = 0
+    var lifoStreak = 0
     var currentNice: Int32 = 0
     var randomState: UInt32
     /// The band of the job this worker runs now.

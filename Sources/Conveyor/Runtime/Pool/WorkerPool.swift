@@ -62,10 +62,25 @@ final class WorkerPool: @unchecked Sendable {
     /// Makes `job` runnable: on the calling worker's own ring when there is one, else on
     /// the injection queue of its band.
     @inline(__always)
+    ///
+    /// A worker's newest job goes to its LIFO slot without waking anyone: the worker will
+    /// most likely run it as soon as its current job returns (message passing between
+    /// queues stays on one warm core). The job the slot held moves to the ring, where
+    /// others may steal it, and wakes a worker. If the current job blocks in a Conveyor
+    /// wait, the slot is handed to the pool at once; if it blocks where Conveyor cannot
+    /// see, the watchdog rescues the slot.
     func submit(_ job: Job) {
-        if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current,
-           !current.isBlocked, current.local.push(job) {
-            notifyWorkAvailable()
+        if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked {
+            guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
+                watchdog.poke()
+                return
+            }
+            let displaced = Job.takeRetained(previous)
+            if current.local.push(displaced) {
+                notifyWorkAvailable()
+            } else {
+                inject(displaced)
+            }
             return
         }
         inject(job)
@@ -155,6 +170,16 @@ final class WorkerPool: @unchecked Sendable {
     func findJob(for worker: Worker) -> Job? {
         worker.tick &+= 1
         if worker.tick % 61 == 0, let job = popInjection(for: worker) { return job }
+        if worker.lifoSlot.load(ordering: .relaxed) != nil, let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+            let job = Job.takeRetained(raw)
+            // A chain of jobs handing the slot on must not starve the ring forever.
+            worker.lifoStreak += 1
+            if worker.lifoStreak <= 32 { return job }
+            worker.lifoStreak = 0
+            if !worker.local.push(job) { inject(job) }
+        } else {
+            worker.lifoStreak = 0
+        }
         if let job = worker.local.pop() { return job }
         if let job = popInjection(for: worker) { return job }
         return search(for: worker)
@@ -198,12 +223,32 @@ final class WorkerPool: @unchecked Sendable {
         return nil
     }
 
-    /// Whether any queue of the pool holds a job (a racy look).
-    func hasVisibleWork() -> Bool {
+    /// Whether any queue of the pool holds a job (a racy look). LIFO slots count only
+    /// when asked: they belong to a running worker, which will run them itself.
+    func hasVisibleWork(includingLIFO: Bool = false) -> Bool {
         for queue in injection where !queue.isEmpty { return true }
         let count = slotCount.load(ordering: .acquiring)
-        for index in 0..<count where !worker(at: index).local.isEmpty { return true }
+        for index in 0..<count {
+            let worker = worker(at: index)
+            if !worker.local.isEmpty { return true }
+            if includingLIFO && worker.lifoSlot.load(ordering: .relaxed) != nil { return true }
+        }
         return false
+    }
+
+    /// Watchdog: hands the pool the LIFO job of every worker that started no job since the
+    /// last look (it is stuck in a call Conveyor cannot see).
+    func rescueStuckLIFOJobs(lastProgress: inout [UInt64]) {
+        let count = slotCount.load(ordering: .acquiring)
+        while lastProgress.count < count { lastProgress.append(UInt64.max) }
+        for index in 0..<count {
+            let worker = worker(at: index)
+            let progress = worker.progress.load(ordering: .relaxed)
+            defer { lastProgress[index] = progress }
+            guard progress == lastProgress[index], worker.lifoSlot.load(ordering: .relaxed) != nil,
+                  let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) else { continue }
+            inject(Job.takeRetained(raw))
+        }
     }
 
     /// `worker` found work after searching: if it was the last searcher, wake another so
@@ -290,6 +335,10 @@ final class WorkerPool: @unchecked Sendable {
     func willBlock() -> Worker? {
         guard let worker = Worker.current, !worker.isBlocked else { return nil }
         worker.isBlocked = true
+        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+            let job = Job.takeRetained(raw)
+            injection[Int(job.band.rawValue)].push(job)
+        }
         while let job = worker.local.pop() {
             injection[Int(job.band.rawValue)].push(job)
         }
