@@ -27,6 +27,27 @@
 __thread void *cnv_tls_context_slot = NULL;
 __thread void *cnv_tls_frame_slot = NULL;
 __thread long cnv_tls_apply_depth = 0;
+__thread void *cnv_tls_job_cache = NULL;
+
+static pthread_key_t cnv_job_cache_key;
+static pthread_once_t cnv_job_cache_once = PTHREAD_ONCE_INIT;
+static void (*cnv_job_cache_release)(void *) = NULL;
+
+static void cnv_job_cache_destructor(void *cache) {
+    cnv_tls_job_cache = NULL;
+    if (cache && cnv_job_cache_release) cnv_job_cache_release(cache);
+}
+
+static void cnv_job_cache_make_key(void) {
+    pthread_key_create(&cnv_job_cache_key, cnv_job_cache_destructor);
+}
+
+void cnv_tls_install_job_cache(void *cache, void (*release)(void *)) {
+    cnv_job_cache_release = release;
+    pthread_once(&cnv_job_cache_once, cnv_job_cache_make_key);
+    pthread_setspecific(cnv_job_cache_key, cache);
+    cnv_tls_job_cache = cache;
+}
 
 int cnv_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
     struct timespec ts, *tsp = NULL;

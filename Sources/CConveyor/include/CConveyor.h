@@ -63,6 +63,11 @@ static inline void cnv_cpu_relax(void) {
 extern __thread void *cnv_tls_context_slot;
 extern __thread void *cnv_tls_frame_slot;
 extern __thread long cnv_tls_apply_depth;
+extern __thread void *cnv_tls_job_cache;
+/// The calling thread's cache of recycled jobs (NULL until installed).
+static inline void *cnv_tls_get_job_cache(void) { return cnv_tls_job_cache; }
+/// Installs the calling thread's job cache; `release(cache)` runs when the thread exits.
+void cnv_tls_install_job_cache(void *cache, void (*release)(void *));
 /// How many `concurrentPerform` calls the calling thread is inside.
 static inline long cnv_tls_get_apply_depth(void) { return cnv_tls_apply_depth; }
 static inline void cnv_tls_set_apply_depth(long value) { cnv_tls_apply_depth = value; }

@@ -13,7 +13,7 @@ extension DispatchQueue {
     ) {
         group?.enter()
         let band = flags.band(for: qos) ?? self.band
-        enqueue(ClosureJob(band: band, isBarrier: flags.contains(.barrier), group: group, body: work))
+        enqueue(ClosureJob.make(band: band, isBarrier: flags.contains(.barrier), group: group, body: work))
     }
 
     /// Submits a work item to run on this queue and returns at once.

@@ -60,7 +60,7 @@ public class DispatchWorkItem: @unchecked Sendable {
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
         execute work: @escaping () -> Void
     ) {
-        let job = ClosureJob(band: flags.band(for: qos) ?? queue.band, isBarrier: flags.contains(.barrier),
+        let job = ClosureJob.make(band: flags.band(for: qos) ?? queue.band, isBarrier: flags.contains(.barrier),
                              group: nil, body: work)
         addNotification(queue: queue, job: job)
     }

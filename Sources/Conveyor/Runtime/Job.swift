@@ -50,20 +50,41 @@ class Job: @unchecked Sendable {
     }
 }
 
-/// A closure submitted with `async`, with the group it belongs to, if any.
+/// A closure submitted with `async`, with the group it belongs to, if any. Finished
+/// jobs are recycled through `JobCache`; make them with `ClosureJob.make`.
 @usableFromInline
 final class ClosureJob: Job, @unchecked Sendable {
-    @usableFromInline let body: () -> Void
-    @usableFromInline let group: DispatchGroup?
+    private static let nothing: @Sendable () -> Void = {}
 
-    init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
+    @usableFromInline var body: () -> Void
+    @usableFromInline var group: DispatchGroup?
+    /// Link in a thread's job cache.
+    var cacheNext: ClosureJob?
+
+    private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
         self.body = body
         self.group = group
         super.init(band: band, isBarrier: isBarrier)
     }
 
+    /// A job for `body`: a recycled one when the thread's cache has one.
+    @inline(__always)
+    static func make(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) -> ClosureJob {
+        if let job = JobCache.withCurrent({ $0.take() }) {
+            job.band = band
+            job.isBarrier = isBarrier
+            job.group = group
+            job.body = body
+            return job
+        }
+        return ClosureJob(band: band, isBarrier: isBarrier, group: group, body: body)
+    }
+
     override func run(on queue: DispatchQueue?) {
         body()
         if let group { group.leave() }
+        body = Self.nothing   // release the closure's context now
+        group = nil
+        JobCache.withCurrent { $0.put(self) }
     }
 }
