@@ -278,7 +278,11 @@ final class WorkerPool: @unchecked Sendable {
     /// Parks a worker that is surplus (more runnable workers than wanted). Returns false
     /// when the thread should exit.
     func retire(_ worker: Worker) -> Bool {
-        sleep(worker, retiring: true)
+        // Nobody may steal the LIFO slot: hand its job to the pool before sleeping.
+        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+            inject(Job.takeRetained(raw))
+        }
+        return sleep(worker, retiring: true)
     }
 
     private func sleep(_ worker: Worker, retiring: Bool) -> Bool {
