@@ -35,7 +35,8 @@ static void (*cnv_job_cache_release)(void *) = NULL;
 
 static void cnv_job_cache_destructor(void *cache) {
     cnv_tls_job_cache = NULL;
-    if (cache && cnv_job_cache_release) cnv_job_cache_release(cache);
+    void (*release)(void *) = __atomic_load_n(&cnv_job_cache_release, __ATOMIC_ACQUIRE);
+    if (cache && release) release(cache);
 }
 
 static void cnv_job_cache_make_key(void) {
@@ -43,7 +44,7 @@ static void cnv_job_cache_make_key(void) {
 }
 
 void cnv_tls_install_job_cache(void *cache, void (*release)(void *)) {
-    cnv_job_cache_release = release;
+    __atomic_store_n(&cnv_job_cache_release, release, __ATOMIC_RELEASE);
     pthread_once(&cnv_job_cache_once, cnv_job_cache_make_key);
     pthread_setspecific(cnv_job_cache_key, cache);
     cnv_tls_job_cache = cache;

@@ -57,7 +57,8 @@ final class ClosureJob: Job, @unchecked Sendable {
     private static let nothing: @Sendable () -> Void = {}
 
     @usableFromInline var body: () -> Void
-    @usableFromInline var group: DispatchGroup?
+    /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
+    @usableFromInline unowned(unsafe) var group: DispatchGroup?
     /// Link in a thread's job cache.
     var cacheNext: ClosureJob?
 

@@ -43,9 +43,15 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     deinit { wakeWord.deallocate() }
 
     /// Counts one more task in.
+    ///
+    /// A non-empty group keeps itself alive (as libdispatch's does): the `enter()` that
+    /// makes it non-empty retains it and the `leave()` that empties it releases it, so
+    /// the work in the group need not retain it for every task.
     public func enter() {
         let before = state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-        if Self.count(before) == Self.countMask {
+        if Self.count(before) == 0 {
+            _ = Unmanaged.passUnretained(self).retain()
+        } else if Self.count(before) == Self.countMask {
             preconditionFailure("Conveyor: too many nested calls to DispatchGroup.enter()")
         }
     }
@@ -63,7 +69,10 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
             let (exchanged, seen) = state.compareExchange(
                 expected: current, desired: next, ordering: .sequentiallyConsistent)
             if exchanged {
-                if count == 1 { didEmpty(endedGeneration: Self.generation(current)) }
+                if count == 1 {
+                    didEmpty(endedGeneration: Self.generation(current))
+                    Unmanaged.passUnretained(self).release()   // balances the emptying enter()
+                }
                 return
             }
             current = seen

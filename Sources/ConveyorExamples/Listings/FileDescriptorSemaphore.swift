@@ -15,26 +15,29 @@ import Glibc
 // "you can use a semaphore to limit the number of file descriptors in use at any one time
 // by your file-processing code."
 
-/// How many files are open now and the most that ever were at once.
-private struct OpenFiles {
-    var now = 0
-    var most = 0
+/// How many files are open now and the most that ever were at once, kept on a serial
+/// queue (the chapter's way to guard shared state).
+private final class OpenFiles: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "com.example.open-files")
+    private var now = 0
+    private var most = 0
+
+    func opened() { queue.sync { now += 1; most = max(most, now) } }
+    func closed() { queue.sync { now -= 1 } }
+    var peak: Int { queue.sync { most } }
 }
 
 /// Creates, writes, closes and removes one temporary file, holding its descriptor for a
 /// few milliseconds so that tasks overlap. Returns whether every step succeeded.
-private func processTemporaryFile(number: Int, openFiles: borrowing Mutex<OpenFiles>) -> Bool {
+private func processTemporaryFile(number: Int, openFiles: OpenFiles) -> Bool {
     var template = Array("/tmp/conveyor-example-\(number)-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { return false }
-    openFiles.withLock { files in
-        files.now += 1
-        files.most = max(files.most, files.now)
-    }
+    openFiles.opened()
     let text = Array("file \(number)\n".utf8)
     let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     usleep(20_000)   // "do your work" with the descriptor
-    openFiles.withLock { $0.now -= 1 }
+    openFiles.closed()
     let closed = close(fd)
     let removed = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
     return written == text.count && closed == 0 && removed == 0
@@ -48,7 +51,7 @@ public func semaphoreGuardsFileDescriptors(_ transcript: Transcript) {
     let taskCount = 16
     transcript.say("  getdtablesize() / 2 = \(getdtablesize() / 2); this listing allows \(limit) open files")
     let fdSema = DispatchSemaphore(value: limit)
-    let openFiles = Mutex(OpenFiles())
+    let openFiles = OpenFiles()
     let failures = Atomic<Int>(0)
     let group = DispatchGroup()
 
@@ -63,7 +66,7 @@ public func semaphoreGuardsFileDescriptors(_ transcript: Transcript) {
     }
     let result = group.wait(timeout: listingDeadline())
 
-    let most = openFiles.withLock { $0.most }
+    let most = openFiles.peak
     transcript.say("  \(taskCount) tasks each opened, wrote, closed and removed a temporary file")
     transcript.say("  most files open at once: \(most)")
     transcript.check(result == .success, "all \(taskCount) tasks finished")
