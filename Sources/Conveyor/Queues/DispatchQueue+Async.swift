@@ -12,8 +12,7 @@ extension DispatchQueue {
         execute work: @escaping @Sendable () -> Void
     ) {
         group?.enter()
-        let band = flags.band(for: qos) ?? self.band
-        enqueue(ClosureJob.make(band: band, isBarrier: flags.contains(.barrier), group: group, body: work))
+        enqueue(ClosureJob.make(for: self, qos: qos, flags: flags, group: group, body: work))
     }
 
     /// Submits a work item to run on this queue and returns at once.

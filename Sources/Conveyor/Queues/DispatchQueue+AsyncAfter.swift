@@ -5,7 +5,7 @@ extension DispatchQueue {
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable () -> Void
     ) {
-        let job = ClosureJob.make(band: flags.band(for: qos) ?? band, isBarrier: flags.contains(.barrier), group: nil, body: work)
+        let job = ClosureJob.make(for: self, qos: qos, flags: flags, body: work)
         schedule(job, clock: .monotonic, deadline: deadline.monotonicDeadline)
     }
 
@@ -14,7 +14,7 @@ extension DispatchQueue {
         wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable () -> Void
     ) {
-        let job = ClosureJob.make(band: flags.band(for: qos) ?? band, isBarrier: flags.contains(.barrier), group: nil, body: work)
+        let job = ClosureJob.make(for: self, qos: qos, flags: flags, body: work)
         schedule(job, clock: .wall, deadline: wallDeadline.realtimeDeadline)
     }
 

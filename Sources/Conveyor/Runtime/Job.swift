@@ -81,6 +81,13 @@ final class ClosureJob: Job, @unchecked Sendable {
         return ClosureJob(band: band, isBarrier: isBarrier, group: group, body: body)
     }
 
+    /// A job for work submitted to `queue` with a submission's `qos` and `flags`.
+    @inline(__always)
+    static func make(for queue: DispatchQueue, qos: DispatchQoS, flags: DispatchWorkItemFlags,
+                     group: DispatchGroup? = nil, body: @escaping () -> Void) -> ClosureJob {
+        make(band: flags.band(for: qos) ?? queue.band, isBarrier: flags.contains(.barrier), group: group, body: body)
+    }
+
     override func run(on queue: DispatchQueue?) {
         body()
         if let group { group.leave() }

@@ -117,8 +117,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
         execute work: @escaping () -> Void
     ) {
-        let job = ClosureJob.make(band: flags.band(for: qos) ?? queue.band, isBarrier: flags.contains(.barrier),
-                             group: nil, body: work)
+        let job = ClosureJob.make(for: queue, qos: qos, flags: flags, body: work)
         addNotification(queue: queue, job: job)
     }
 
