@@ -22,6 +22,9 @@ final class Worker: @unchecked Sendable {
     var tick: UInt32 = 0
     var lifoStreak = 0
     var currentNice: Int32 = 0
+    /// Set when the kernel refused to lower this thread's nice value (no privilege): the
+    /// thread stops asking, instead of making a system call for every job.
+    var cannotLowerNice = false
     var randomState: UInt32
     /// The band of the job this worker runs now.
     var runningBand: QoSBand = .default
@@ -74,7 +77,7 @@ final class Worker: @unchecked Sendable {
     @inline(__always)
     private func run(_ job: Job) {
         let nice = job.band.niceValue
-        if nice != currentNice { adjustNice(nice) }
+        if nice != currentNice && !(nice < currentNice && cannotLowerNice) { adjustNice(nice) }
         progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         runningBand = job.band
         if let queue = job.redirectQueue {
@@ -88,7 +91,11 @@ final class Worker: @unchecked Sendable {
     private func adjustNice(_ nice: Int32) {
         // Lowering nice back needs privilege; when refused, the thread keeps the higher
         // value, which only ever makes it politer.
-        if cnv_set_thread_nice(nice) == 0 { currentNice = nice }
+        if cnv_set_thread_nice(nice) == 0 {
+            currentNice = nice
+        } else if nice < currentNice {
+            cannotLowerNice = true
+        }
     }
 }
 
