@@ -1,3 +1,4 @@
+import CConveyor
 import Conveyor
 import Testing
 #if canImport(Glibc)
@@ -48,8 +49,10 @@ func runProbe(_ mode: String) throws -> ProbeOutcome {
     let probe = buildDirectory + "/conveyor-main-queue-probe"
     guard access(probe, X_OK) == 0 else { throw ProbeError(message: "probe not built at \(probe)") }
 
+    // Close-on-exec, so that programs other tests start meanwhile do not inherit the
+    // write end and keep the pipe open after the probe has exited.
     var pipeFDs: [Int32] = [0, 0]
-    guard pipe(&pipeFDs) == 0 else { throw ProbeError(message: "pipe failed") }
+    guard cnv_pipe2(&pipeFDs, 0) == 0 else { throw ProbeError(message: "pipe2 failed") }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -80,6 +83,7 @@ func runProbe(_ mode: String) throws -> ProbeOutcome {
         kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
     }
+    _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)   // take what is there; never wait here
     while true {
         let n = read(pipeFDs[0], &buffer, buffer.count)
         if n <= 0 { break }

@@ -32,7 +32,7 @@ import Glibc
     }
 
     @Test(.enabled(if: seccompIsAvailable(), "this kernel has no seccomp"),
-          .disabled(if: isThreadSanitized(), "ThreadSanitizer's runtime makes system calls of its own"))
+          .disabled(if: isSanitized(), "a sanitizer's runtime makes system calls of its own"))
     func uncontendedSemaphoreAndGroupMakeNoSystemCall() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let binary = DispatchSemaphore(value: 1)
@@ -73,9 +73,9 @@ import Glibc
     }
 }
 
-/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
-func isThreadSanitized() -> Bool {
-    dlsym(nil, "__tsan_init") != nil
+/// Whether this process runs under ThreadSanitizer or AddressSanitizer (a runtime is linked in).
+func isSanitized() -> Bool {
+    dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
 }
 
 /// Whether the kernel supports seccomp filters (the "Seccomp:" line in /proc/self/status).
