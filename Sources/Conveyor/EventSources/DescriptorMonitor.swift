@@ -45,7 +45,10 @@ final class DescriptorMonitor: SourceMonitor, @unchecked Sendable {
             source.lock.withLock { isAlwaysReady = true }
             source.merge(alwaysReadyEstimate())
         } catch {
-            // Not watchable (EBADF, ENOMEM, ...): the source never fires.
+            // A source that silently never fires would hang its user: say why instead.
+            fatalError("Conveyor: cannot watch file descriptor \(fd) for a \(isWrite ? "write" : "read") source: "
+                + "\(SystemCall.errorDescription(error.errno)) (errno \(error.errno))"
+                + (error.errno == EBADF ? "; the descriptor is not open" : ""))
         }
     }
 
