@@ -25,9 +25,11 @@ func warmUp() {
 
 /// Compares threads, fds and RSS after the run with the baseline.
 ///
-/// Threads: Conveyor's idle workers exit after 10 s, so right after the run up to one per
-/// CPU (plus a few service threads) may remain; with `waitForIdleWorkers` the check waits
-/// for the count to come back to the baseline plus two. Fds must come back to the
+/// Threads: Conveyor's idle workers (compensating threads included) exit after 10 s, so
+/// right after the run up to one per CPU (plus a few service threads) may remain; the run
+/// ends with a quiet phase without blocking tasks so that extra threads have retired by
+/// then. With `waitForIdleWorkers` the check waits for the count to come back to the
+/// baseline plus two. Fds must come back to the
 /// baseline (a little slack for a descriptor being closed). RSS may grow (caches,
 /// allocator arenas) but within a generous bound.
 struct BaselineCheck {
@@ -49,13 +51,15 @@ struct BaselineCheck {
         let fdBound = before.fds + 2
         let rssBound = max(before.rssBytes * 3, before.rssBytes + 96 << 20)
         // Wait (bounded) for threads and fds to settle.
-        let end = DispatchTime.now() + .nanoseconds(Int(idleWaitSeconds * 1e9))
+        let start = DispatchTime.now()
+        let end = start + .nanoseconds(Int(idleWaitSeconds * 1e9))
         var after = ProcessStats.current()
         while (after.threads > threadBound || after.fds > fdBound) && DispatchTime.now() < end {
             usleep(100_000)
             after = ProcessStats.current()
         }
-        var report: [String] = []
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        var report = ["waited \(format2(waited)) s for threads and fds to settle"]
         var ok = true
         func judge(_ held: Bool, _ text: String) {
             report.append((held ? "ok:   " : "FAIL: ") + text)
