@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Conveyor", targets: ["Conveyor"]),
         .executable(name: "conveyor-bench", targets: ["conveyor-bench"]),
         .executable(name: "conveyor-examples", targets: ["conveyor-examples"]),
+        .executable(name: "conveyor-stress", targets: ["conveyor-stress"]),
     ],
     targets: [
         // The syscalls Swift cannot call directly (variadic `syscall`, GNU-only wrappers).
@@ -29,6 +30,8 @@ let package = Package(
             dependencies: ["Conveyor", "ConveyorListings"],
             path: "Sources/ConveyorExamples/Program"
         ),
+        // A stress / soak run (`swift run -c release conveyor-stress --seconds 20`).
+        .executableTarget(name: "conveyor-stress", dependencies: ["Conveyor"], path: "Sources/ConveyorStress"),
         .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorListings", "conveyor-main-queue-probe"]),
 
         // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`
