@@ -11,12 +11,14 @@ let generousTimeout: DispatchTime = .now() + .seconds(30)
 
 func deadline(seconds: Int = 30) -> DispatchTime { .now() + .seconds(seconds) }
 
-/// A thread-safe counter and log for tests.
+/// A thread-safe log for tests. It is guarded by Conveyor's `FutexLock`, whose hand-offs
+/// ThreadSanitizer sees (`Mutex`'s kernel hand-off under contention it does not).
 final class TestLog<Element: Sendable>: @unchecked Sendable {
-    private let storage = Mutex<[Element]>([])
-    func append(_ element: Element) { storage.withLock { $0.append(element) } }
-    var values: [Element] { storage.withLock { $0 } }
-    var count: Int { storage.withLock { $0.count } }
+    private let lock = FutexLock()
+    private var storage: [Element] = []
+    func append(_ element: Element) { lock.withLock { storage.append(element) } }
+    var values: [Element] { lock.withLock { storage } }
+    var count: Int { lock.withLock { storage.count } }
 }
 
 final class Counter: @unchecked Sendable {

@@ -1,5 +1,4 @@
 import Conveyor
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,20 +45,30 @@ public func concurrentLoop(_ transcript: Transcript) {
         expected.append(primeCount(below: (i + 1) * step))
     }
 
-    let results = Mutex<[Int]>(Array(repeating: -1, count: count))
-    let finished = Mutex<[Int]>([])
-    let threads = Mutex<Set<UInt>>([])
+    // What the iterations record is kept on a serial queue (the chapter's way to share
+    // state between concurrent tasks).
+    final class Record: @unchecked Sendable {
+        let queue = DispatchQueue(label: "com.example.loop-record")
+        var results: [Int]
+        var finished: [Int] = []
+        var threads = Set<UInt>()
+        init(count: Int) { results = Array(repeating: -1, count: count) }
+    }
+    let record = Record(count: count)
     DispatchQueue.concurrentPerform(iterations: count) { i in
         let primes = primeCount(below: (i + 1) * step)
-        results.withLock { $0[i] = primes }
-        finished.withLock { $0.append(i) }
-        threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+        let thread = UInt(pthread_self())
+        record.queue.sync {
+            record.results[i] = primes
+            record.finished.append(i)
+            record.threads.insert(thread)
+        }
     }
 
-    let order = finished.withLock { $0 }
+    let (order, threadCount, results) = record.queue.sync { (record.finished, record.threads.count, record.results) }
     transcript.say("  iterations finished in this order: \(order.map(String.init).joined(separator: " "))")
-    transcript.say("  they ran on \(threads.withLock { $0.count }) thread(s)")
+    transcript.say("  they ran on \(threadCount) thread(s)")
     transcript.check(order.sorted() == Array(0..<count), "each index 0..<\(count) ran exactly once")
-    transcript.check(results.withLock { $0 } == expected,
+    transcript.check(results == expected,
                      "results equal the plain for loop's (primes below 2000, 4000, ...: \(expected.prefix(3).map(String.init).joined(separator: ", ")), ...)")
 }

@@ -1,5 +1,4 @@
 import Conveyor
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,13 +7,15 @@ import Glibc
 /// and kept, so a test can run the same listing quietly and read back what it said.
 /// Lines may come from any thread; `check` records whether a claim the listing makes
 /// about Conveyor held, so the program and the tests agree on what "worked" means.
-public final class Transcript: Sendable {
+public final class Transcript: @unchecked Sendable {
     private struct State {
         var lines: [String] = []
         var failures: [String] = []
     }
 
-    private let state = Mutex(State())
+    /// Lines come from any thread: the state is kept on a serial queue.
+    private let queue = DispatchQueue(label: "com.example.transcript")
+    private var state = State()
     private let echo: Bool
 
     /// Creates a transcript.
@@ -25,7 +26,7 @@ public final class Transcript: Sendable {
 
     /// Records (and prints) one line of a listing's output.
     public func say(_ line: String) {
-        state.withLock { state in
+        queue.sync {
             state.lines.append(line)
             if echo {
                 print(line)
@@ -39,16 +40,16 @@ public final class Transcript: Sendable {
         if condition {
             say("  ok: \(claim)")
         } else {
-            state.withLock { $0.failures.append(claim) }
+            queue.sync { state.failures.append(claim) }
             say("  FAILED: \(claim)")
         }
     }
 
     /// Every line said so far, in the order they were said.
-    public var lines: [String] { state.withLock { $0.lines } }
+    public var lines: [String] { queue.sync { state.lines } }
 
     /// The claims that did not hold.
-    public var failures: [String] { state.withLock { $0.failures } }
+    public var failures: [String] { queue.sync { state.failures } }
 }
 
 /// A value that is only read and written by tasks on one serial queue: the queue, not a
