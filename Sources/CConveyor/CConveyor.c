@@ -84,6 +84,21 @@ int32_t cnv_cpu_count(void) {
     return n > 0 ? n : 1;
 }
 
+int cnv_pin_to_first_cpu(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, &set)) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            return sched_setaffinity(0, sizeof one, &one);
+        }
+    }
+    return -1;
+}
+
 int cnv_set_thread_nice(int32_t nice) {
     return setpriority(PRIO_PROCESS, (id_t)cnv_gettid(), nice);
 }

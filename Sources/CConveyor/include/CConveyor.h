@@ -40,6 +40,9 @@ int32_t cnv_gettid(void);
 void cnv_set_thread_name(const char *name);
 /// CPUs in the calling thread's affinity mask (at least 1).
 int32_t cnv_cpu_count(void);
+/// Restricts the calling thread (and threads it creates later) to the first CPU of its
+/// affinity mask; for tests that need a one-CPU pool.
+int cnv_pin_to_first_cpu(void);
 /// Sets the `nice` value of the calling thread only.
 int cnv_set_thread_nice(int32_t nice);
 int32_t cnv_get_thread_nice(void);

@@ -195,7 +195,7 @@ final class QueueDrainJob: Job, @unchecked Sendable {
 
     init(queue: DispatchQueue) {
         self.queue = queue
-        super.init(band: queue.band)
+        super.init(band: queue.band, isQueueDrain: true)
     }
 
     @usableFromInline

@@ -19,7 +19,7 @@ final class SyncWaiter: Job, @unchecked Sendable {
     @usableFromInline var body: (() -> Void)?
 
     @usableFromInline
-    override init(band: QoSBand, isBarrier: Bool) {
+    init(band: QoSBand, isBarrier: Bool) {
         super.init(band: band, isBarrier: isBarrier)
     }
 

@@ -17,9 +17,15 @@ class Job: @unchecked Sendable {
     /// back when the item is done.
     @usableFromInline final var redirectQueue: DispatchQueue?
 
-    init(band: QoSBand, isBarrier: Bool = false) {
+    /// Whether this job stands for a queue being scheduled (its drain). Only such jobs may
+    /// use a worker's LIFO slot: the order between different queues is free, while the
+    /// tasks of one global queue must start in the order they were submitted.
+    final let isQueueDrain: Bool
+
+    init(band: QoSBand, isBarrier: Bool = false, isQueueDrain: Bool = false) {
         self.band = band
         self.isBarrier = isBarrier
+        self.isQueueDrain = isQueueDrain
     }
 
     /// Runs the job on the calling thread. `queue` is the queue whose drain runs it

@@ -63,14 +63,23 @@ final class WorkerPool: @unchecked Sendable {
     /// the injection queue of its band.
     @inline(__always)
     ///
-    /// A worker's newest job goes to its LIFO slot without waking anyone: the worker will
-    /// most likely run it as soon as its current job returns (message passing between
-    /// queues stays on one warm core). The job the slot held moves to the ring, where
-    /// others may steal it, and wakes a worker. If the current job blocks in a Conveyor
-    /// wait, the slot is handed to the pool at once; if it blocks where Conveyor cannot
-    /// see, the watchdog rescues the slot.
+    /// A queue that a worker schedules goes to the worker's LIFO slot without waking
+    /// anyone: the worker will most likely drain it as soon as its current job returns
+    /// (message passing between queues stays on one warm core). The job the slot held
+    /// moves to the ring, where others may steal it, and wakes a worker. If the current
+    /// job blocks in a Conveyor wait, the slot is handed to the pool at once; if it blocks
+    /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
+    /// ring, first in, first out.
     func submit(_ job: Job) {
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked {
+            guard job.isQueueDrain else {
+                if current.local.push(job) {
+                    notifyWorkAvailable()
+                } else {
+                    inject(job)
+                }
+                return
+            }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
                 watchdog.poke()
                 return
