@@ -7,8 +7,6 @@ import Glibc
 /// A generous deadline for tests that wait on other threads: long enough never to fire on
 /// a loaded 2-core machine, short enough that a lost wake-up fails the test instead of
 /// hanging CI.
-let generousTimeout: DispatchTime = .now() + .seconds(30)
-
 func deadline(seconds: Int = 30) -> DispatchTime { .now() + .seconds(seconds) }
 
 /// A thread-safe log for tests. It is guarded by Conveyor's `FutexLock`, whose hand-offs

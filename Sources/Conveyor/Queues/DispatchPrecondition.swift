@@ -48,18 +48,10 @@ func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
         return true
     }
     if found { return true }
-    // Work submitted straight to a global queue runs with no frame.
-    if queue.kind == .root, !exclusively, let worker = Worker.current {
-        return DrainFrame.innermostQueue.map { rootOf($0) === queue } ?? (worker.runningBand == queue.band)
-    }
-    if queue.kind == .root, !exclusively, let innermost = DrainFrame.innermostQueue {
-        return rootOf(innermost) === queue
+    // The walk above followed every frame's targets up to its global queue. Work
+    // submitted straight to a global queue runs with no frame: its band tells which.
+    if queue.kind == .root, !exclusively, DrainFrame.innermostQueue == nil, let worker = Worker.current {
+        return worker.runningBand == queue.band
     }
     return false
-}
-
-private func rootOf(_ queue: DispatchQueue) -> DispatchQueue? {
-    var level = queue
-    while let next = level.targetQueue { level = next }
-    return level.kind == .root ? level : nil
 }

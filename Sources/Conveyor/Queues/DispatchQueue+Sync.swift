@@ -11,8 +11,7 @@ extension DispatchQueue {
     /// Like `sync(execute:)`, with flags: `.barrier` makes the work run alone on a
     /// concurrent queue.
     public func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
-        let band = flags.qosBand ?? self.band
-        return try syncImplementation(barrier: flags.contains(.barrier), band: band, work, rescue: { throw $0 })
+        try syncImplementation(barrier: flags.contains(.barrier), band: band, work, rescue: { throw $0 })
     }
 
     /// Submits a closure and waits until it has run.

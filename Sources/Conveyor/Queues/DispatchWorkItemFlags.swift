@@ -25,8 +25,4 @@ public struct DispatchWorkItemFlags: OptionSet, Sendable {
         if contains(.noQoS) || contains(.inheritQoS) || qos.qosClass == .unspecified { return nil }
         return qos.qosClass.band
     }
-
-    /// Flags alone name no band.
-    @usableFromInline
-    var qosBand: QoSBand? { nil }
 }

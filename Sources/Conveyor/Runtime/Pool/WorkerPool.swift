@@ -73,26 +73,27 @@ final class WorkerPool: @unchecked Sendable {
     func submit(_ job: Job) {
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked {
             guard job.isQueueDrain else {
-                if current.local.push(job) {
-                    notifyWorkAvailable()
-                } else {
-                    inject(job)
-                }
+                pushLocally(job, on: current)
                 return
             }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
                 watchdog.poke()
                 return
             }
-            let displaced = Job.takeRetained(previous)
-            if current.local.push(displaced) {
-                notifyWorkAvailable()
-            } else {
-                inject(displaced)
-            }
+            pushLocally(Job.takeRetained(previous), on: current)
             return
         }
         inject(job)
+    }
+
+    /// Puts `job` on `worker`'s ring, where others may steal it (on the band's shared
+    /// queue when the ring is full), and wakes a worker if needed.
+    private func pushLocally(_ job: Job, on worker: Worker) {
+        if worker.local.push(job) {
+            notifyWorkAvailable()
+        } else {
+            inject(job)
+        }
     }
 
     /// Puts `job` on its band's shared queue and wakes a worker if needed.
