@@ -12,9 +12,18 @@ let package = Package(
     targets: [
         // The syscalls Swift cannot call directly (variadic `syscall`, GNU-only wrappers).
         .target(name: "CConveyor"),
+        // The implementation. Its public declarations are Dispatch's names; clients reach
+        // them through the front module below, never by importing this one.
+        .target(
+            name: "ConveyorCore",
+            dependencies: ["CConveyor"]
+        ),
+        // The module users import: re-exports ConveyorCore, and names each top-level
+        // declaration in a scoped re-export so that it wins over the toolchain's Dispatch
+        // that Foundation and XCTest re-export (see Sources/Conveyor/Exports.swift).
         .target(
             name: "Conveyor",
-            dependencies: ["CConveyor"]
+            dependencies: ["ConveyorCore"]
         ),
         // A child program for the main-queue tests (they need a real main thread).
         .executableTarget(name: "conveyor-main-queue-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorMainQueueProbe"),
@@ -32,7 +41,9 @@ let package = Package(
         ),
         // A stress / soak run (`swift run -c release conveyor-stress --seconds 20`).
         .executableTarget(name: "conveyor-stress", dependencies: ["Conveyor"], path: "Sources/ConveyorStress"),
-        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorListings", "conveyor-main-queue-probe"]),
+        // Files that import Foundation and XCTest beside Conveyor, as users' files do.
+        .testTarget(name: "ConveyorDropInTests", dependencies: ["Conveyor"]),
+        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorCore", "ConveyorListings", "conveyor-main-queue-probe"]),
 
         // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`
 

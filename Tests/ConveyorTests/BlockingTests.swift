@@ -1,4 +1,4 @@
-@testable import Conveyor
+@testable import ConveyorCore
 import Synchronization
 import Testing
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Testing
-@testable import Conveyor
+@testable import ConveyorCore
 #if canImport(Glibc)
 import Glibc
 #endif

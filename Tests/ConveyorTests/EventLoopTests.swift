@@ -1,7 +1,7 @@
 import CConveyor
 import Synchronization
 import Testing
-@testable import Conveyor
+@testable import ConveyorCore
 #if canImport(Glibc)
 import Glibc
 #endif

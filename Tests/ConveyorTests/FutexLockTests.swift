@@ -1,6 +1,6 @@
 import CConveyor
 import Testing
-@testable import Conveyor
+@testable import ConveyorCore
 
 /// A counter guarded by a `FutexLock`, bumped from several threads at once.
 private final class GuardedCounter: @unchecked Sendable {

@@ -1,4 +1,4 @@
-@testable import Conveyor
+@testable import ConveyorCore
 import Testing
 
 @Suite struct GroupLifetimeTests {

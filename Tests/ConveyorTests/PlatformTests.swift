@@ -1,5 +1,5 @@
 import Testing
-@testable import Conveyor
+@testable import ConveyorCore
 
 @Suite struct PlatformTests {
     @Test func cpuCountComesFromTheAffinityMask() {

@@ -1,5 +1,5 @@
 import CConveyor
-@testable import Conveyor
+@testable import ConveyorCore
 import Synchronization
 import Testing
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-@testable import Conveyor
+@testable import ConveyorCore
 import Testing
 
 /// Misuse of sources traps with a message; each runs in a child process.

@@ -1,4 +1,4 @@
-@testable import Conveyor
+@testable import ConveyorCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Testing
-@testable import Conveyor
+@testable import ConveyorCore
 
 @Suite struct TimerHeapTests {
     /// Random schedules, moves and frees keep both heaps valid, and expired timers come

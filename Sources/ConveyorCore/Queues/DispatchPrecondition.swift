@@ -29,6 +29,18 @@ public func dispatchPrecondition(
     }
 }
 
+/// Traps unless `condition` holds for the calling code, naming the queue.
+///
+/// The same check as `dispatchPrecondition(condition:file:line:)`. This overload without
+/// defaulted arguments exists for files that see the toolchain's Dispatch as well (through
+/// Foundation or XCTest): a call such as `dispatchPrecondition(condition: .onQueue(.main))`
+/// would otherwise match Dispatch's function as well as Conveyor's and be ambiguous; the
+/// compiler prefers the overload that needs no default arguments.
+@_transparent
+public func dispatchPrecondition(condition: @autoclosure () -> DispatchPredicate) {
+    dispatchPrecondition(condition: condition(), file: #fileID, line: #line)
+}
+
 /// Whether the calling thread runs work of `queue` now (through any frame or its targets).
 func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
     if queue.kind == .main && !exclusively && ThreadInfo.isMainThread && DrainFrame.innermostQueue == nil {
