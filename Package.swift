@@ -16,8 +16,12 @@ let package = Package(
         // them through the front module below, never by importing this one.
         .target(
             name: "ConveyorCore",
-            dependencies: ["CConveyor"]
+            dependencies: ["CConveyor", "CConveyorMainThreadBridge"]
         ),
+        // Where Conveyor meets the other owners of the main thread: the concurrency
+        // runtime's main-executor hooks and the toolchain's libdispatch main queue, which
+        // Foundation's RunLoop drains (found by name at run time; nothing links to it).
+        .target(name: "CConveyorMainThreadBridge"),
         // The module users import: re-exports ConveyorCore, and names each top-level
         // declaration in a scoped re-export so that it wins over the toolchain's Dispatch
         // that Foundation and XCTest re-export (see Sources/Conveyor/Exports.swift).
@@ -26,7 +30,10 @@ let package = Package(
             dependencies: ["ConveyorCore"]
         ),
         // A child program for the main-queue tests (they need a real main thread).
-        .executableTarget(name: "conveyor-main-queue-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorMainQueueProbe"),
+        .executableTarget(name: "conveyor-main-queue-probe", dependencies: ["Conveyor", "CConveyor", "CConveyorMainThreadBridge"], path: "Sources/ConveyorMainQueueProbe"),
+        // Child programs for the main-thread hosts: an `async` main, and Foundation's RunLoop.
+        .executableTarget(name: "conveyor-async-main-probe", dependencies: ["Conveyor", "CConveyor"], path: "Sources/ConveyorAsyncMainProbe"),
+        .executableTarget(name: "conveyor-runloop-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorRunLoopProbe"),
         // The chapter's listings in Swift: a library so the tests can run them too, and a
         // program that runs them all (`swift run conveyor-examples`).
         .target(
@@ -43,7 +50,10 @@ let package = Package(
         .executableTarget(name: "conveyor-stress", dependencies: ["Conveyor"], path: "Sources/ConveyorStress"),
         // Files that import Foundation and XCTest beside Conveyor, as users' files do.
         .testTarget(name: "ConveyorDropInTests", dependencies: ["Conveyor"]),
-        .testTarget(name: "ConveyorTests", dependencies: ["Conveyor", "ConveyorCore", "ConveyorListings", "conveyor-main-queue-probe"]),
+        .testTarget(name: "ConveyorTests", dependencies: [
+            "Conveyor", "ConveyorCore", "ConveyorListings",
+            "conveyor-main-queue-probe", "conveyor-async-main-probe", "conveyor-runloop-probe",
+        ]),
 
         // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`
 

@@ -36,10 +36,14 @@ def dump_api(scratch):
                    cwd=ROOT, check=True, stdout=sys.stderr)
     debug = os.path.join(ROOT, scratch, "debug")
     out = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
+    # The C targets ConveyorCore imports: their module maps sit in their build folders.
+    module_maps = []
+    for name in sorted(os.listdir(debug)):
+        path = os.path.join(debug, name, "module.modulemap")
+        if name.startswith("C") and name.endswith(".build") and os.path.exists(path):
+            module_maps += ["-Xcc", "-fmodule-map-file=" + path]
     subprocess.run([tool("swift-api-digester"), "-dump-sdk", "-module", CORE,
-                    "-I", os.path.join(debug, "Modules"),
-                    "-Xcc", "-fmodule-map-file=" + os.path.join(debug, "CConveyor.build/module.modulemap"),
-                    "-o", out], check=True)
+                    "-I", os.path.join(debug, "Modules")] + module_maps + ["-o", out], check=True)
     with open(out) as f:
         return json.load(f)["ABIRoot"]["children"]
 

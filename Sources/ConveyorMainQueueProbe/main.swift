@@ -1,6 +1,6 @@
 // A child program for the main-queue tests: they need a process whose real main thread
 // serves the main queue (a test body never runs on the test process's main thread).
-// Usage: conveyor-main-queue-probe dispatch-main | host-loop | sync-on-main
+// Usage: conveyor-main-queue-probe MODE (the modes are listed at the end of this file)
 import Conveyor
 import Glibc
 
@@ -46,11 +46,17 @@ nonisolated func checkHostLoop() -> Never {
     exit(flag.ran ? 0 : 5)
 }
 
-switch CommandLine.arguments.dropFirst().first {
-case "dispatch-main": checkDispatchMain()
-case "host-loop": checkHostLoop()
-case "sync-on-main": DispatchQueue.main.sync {}; exit(0)
-default:
-    print("usage: conveyor-main-queue-probe dispatch-main | host-loop | sync-on-main")
+let modes: [String: () -> Never] = [
+    "dispatch-main": checkDispatchMain,
+    "host-loop": checkHostLoop,
+    "sync-on-main": { DispatchQueue.main.sync {}; exit(0) },
+    "main-thread-bound": checkMainThreadIsBound,
+    "main-actor": checkMainActor,
+    "not-on-main-traps": { dispatchPrecondition(condition: .notOnQueue(.main)); exit(0) },
+    "foreign-main-queue": checkForeignMainQueue,
+]
+guard let mode = CommandLine.arguments.dropFirst().first, let run = modes[mode] else {
+    print("usage: conveyor-main-queue-probe " + modes.keys.sorted().joined(separator: " | "))
     exit(2)
 }
+run()

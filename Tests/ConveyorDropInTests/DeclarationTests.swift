@@ -59,3 +59,48 @@ final class CallShapeTests: XCTestCase {
         XCTAssertEqual(DispatchSemaphore(value: 0).wait(wallTimeout: .now() + 0.001), .timedOut)
     }
 }
+
+/// XCTest runs its cases on the main thread and waits in Foundation's RunLoop: Conveyor's
+/// main queue must run there.
+final class MainQueueUnderXCTestTests: XCTestCase {
+    func testMainQueueAsyncFulfilsAnExpectation() {
+        let done = expectation(description: "main queue ran")
+        DispatchQueue.global().async {
+            DispatchQueue.main.async {
+                XCTAssertTrue(Thread.isMainThread)
+                dispatchPrecondition(condition: .onQueue(.main))
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    func testMainQueueSyncFromAWorkerWhileTheTestWaits() {
+        let done = expectation(description: "sync returned")
+        DispatchQueue.global().async {
+            let onMain = DispatchQueue.main.sync { Thread.isMainThread }
+            XCTAssertTrue(onMain)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    func testRunLoopRunUntilDrainsTheMainQueue() {
+        final class Flag: @unchecked Sendable { var ran = false }   // main thread only
+        let flag = Flag()
+        DispatchQueue.main.async { flag.ran = true }
+        let end = Date(timeIntervalSinceNow: 10)
+        while !flag.ran && Date() < end { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.5)) }
+        XCTAssertTrue(flag.ran)
+    }
+
+    @MainActor
+    func testMainActorTaskRunsWhileTheTestWaits() {
+        let done = expectation(description: "MainActor task ran")
+        Task { @MainActor in
+            dispatchPrecondition(condition: .onQueue(.main))
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+    }
+}

@@ -19,6 +19,38 @@ import Glibc
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     }
 
+    @Test func theMainThreadIsBoundToTheMainQueueOutsideItsBlocks() throws {
+        let outcome = try runProbe("main-thread-bound")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
+    @Test func notOnQueueMainTrapsOnTheMainThread() throws {
+        let outcome = try runProbe("not-on-main-traps")
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("running on queue 'com.apple.main-thread'"), "stderr: \(outcome.stderr)")
+    }
+
+    @Test func mainActorWorkAndMainQueueBlocksShareTheMainThreadUnderDispatchMain() throws {
+        let outcome = try runProbe("main-actor")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
+    @Test func dispatchMainAlsoServesTheToolchainsMainQueue() throws {
+        let outcome = try runProbe("foreign-main-queue")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
+    @Test func anAsyncMainServesTheMainQueue() throws {
+        let outcome = try runProbe(nil, program: "conveyor-async-main-probe")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
+    @Test(arguments: ["async", "sync-from-worker", "queue-targeting-main", "main-actor"])
+    func foundationsRunLoopServesTheMainQueue(mode: String) throws {
+        let outcome = try runProbe(mode, program: "conveyor-runloop-probe")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
     @Test func mainQueueSyncFromTheMainThreadTraps() throws {
         let outcome = try runProbe("sync-on-main")
         #expect(outcome.status != 0)
@@ -33,9 +65,10 @@ struct ProbeOutcome {
 
 struct ProbeError: Error { var message: String }
 
-/// Runs the probe program with one argument, waits at most 60 s, and returns its exit
+/// Runs a probe program (built beside the test bundle; by default
+/// `conveyor-main-queue-probe`) with one argument, waits at most 60 s, and returns its exit
 /// status (128 + signal when killed) and standard error.
-func runProbe(_ mode: String) throws -> ProbeOutcome {
+func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe") throws -> ProbeOutcome {
     var exe = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &exe, exe.count - 1)
     guard length > 0 else { throw ProbeError(message: "readlink failed") }
@@ -46,7 +79,7 @@ func runProbe(_ mode: String) throws -> ProbeOutcome {
         if directory.isEmpty { break }
     }
     let buildDirectory = String(directory[..<directory.lastIndex(of: "/")!])
-    let probe = buildDirectory + "/conveyor-main-queue-probe"
+    let probe = buildDirectory + "/" + program
     guard access(probe, X_OK) == 0 else { throw ProbeError(message: "probe not built at \(probe)") }
 
     // Close-on-exec, so that programs other tests start meanwhile do not inherit the
@@ -59,7 +92,7 @@ func runProbe(_ mode: String) throws -> ProbeOutcome {
     posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
     posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
     var pid: pid_t = 0
-    let arguments = [probe, mode]
+    let arguments = [probe] + (mode.map { [$0] } ?? [])
     var argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     let rc = posix_spawn(&pid, probe, &actions, nil, &argv, environ)

@@ -43,9 +43,11 @@ public func dispatchPrecondition(condition: @autoclosure () -> DispatchPredicate
 
 /// Whether the calling thread runs work of `queue` now (through any frame or its targets).
 func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
-    if queue.kind == .main && !exclusively && ThreadInfo.isMainThread && DrainFrame.innermostQueue == nil {
-        return false
-    }
+    // The main thread owns the main queue for the life of the process, as libdispatch's
+    // main queue is bound to it: on that thread the code runs "on the main queue" even
+    // outside any main-queue block (before `dispatchMain()`, inside a `sync` to another
+    // queue). Conveyor runs the main queue's work on no other thread.
+    if queue.kind == .main { return ThreadInfo.isMainThread }
     var found = false
     DrainFrame.forEach { framed, exclusive in
         if exclusively {

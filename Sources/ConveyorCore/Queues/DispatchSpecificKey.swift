@@ -47,7 +47,9 @@ extension DispatchQueue {
     /// The value for `key` on the queue the calling code runs on, looking through that
     /// queue's targets in turn.
     public class func getSpecific<T>(key: DispatchSpecificKey<T>) -> T? {
-        var queue = DrainFrame.innermostQueue
+        // Outside any queue's work, the main thread's current queue is the main queue (as
+        // with libdispatch, whose main queue is bound to the main thread).
+        var queue = DrainFrame.innermostQueue ?? (ThreadInfo.isMainThread ? DispatchQueue.main : nil)
         while let current = queue {
             if let value = current.getSpecific(key: key) { return value }
             queue = current.targetQueue

@@ -1,50 +1,64 @@
 import CConveyor
+import CConveyorMainThreadBridge
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs the main queue on the main thread: `dispatchMain()` sleeps on a futex until the
-/// queue has work; a host event loop can instead watch `mainQueueEventDescriptor` (an
-/// eventfd that becomes readable when the queue has work) and call `drainMainQueue()`.
+/// Runs the main queue on the main thread, whoever runs that thread:
+/// - Conveyor's `dispatchMain()` (and an `async` main, through the concurrency runtime's
+///   hook): `MainThreadLoop` serves this queue and libdispatch's main queue;
+/// - Foundation's `RunLoop` (XCTest waits, `RunLoop.main.run`): it drains the toolchain's
+///   libdispatch main queue, so each scheduled drain is also posted there;
+/// - a host event loop: it watches `mainQueueEventDescriptor` and calls `drainMainQueue()`.
+/// Whichever comes first runs the drain; the others find nothing pending.
 final class MainQueueRunner: @unchecked Sendable {
     static let shared = MainQueueRunner()
 
     let queue = DispatchQueue(specialLabel: "com.apple.main-thread", kind: .main, band: .default)
-    /// Bumped on every signal; `dispatchMain()` sleeps on it.
-    private let signals = FutexWord(0)
     /// Whether a drain was scheduled and not yet run.
     private let pending = Atomic<Bool>(false)
-    /// The eventfd for host loops, created on first request (-1 until then).
+    /// The eventfd for host loops and `MainThreadLoop`, created on first request (-1 until then).
     private let eventDescriptor = Atomic<Int32>(-1)
+    /// Set while `MainThreadLoop` serves the main thread: nothing needs posting to libdispatch.
+    let servedByConveyor = Atomic<Bool>(false)
+    /// Whether a drain request sits on libdispatch's main queue, not yet run (at most one).
+    private let forwardOutstanding = Atomic<Bool>(false)
 
     private init() {}
 
-    /// The main queue has work: wake the main thread.
+    /// The main queue has work: wake whoever serves the main thread.
     func signal() {
-        pending.store(true, ordering: .releasing)
-        signals.fetchAdd(1)
-        signals.wake(1)
+        // Pairs with `runForwardedDrain`: store `pending`, then look at `forwardOutstanding`
+        // (both sequentially consistent). Either the forwarded drain, which clears the flag
+        // before it reads `pending`, sees this drain, or this call sees the flag clear and
+        // posts a new request; the drain cannot be left with no request outstanding.
+        pending.store(true, ordering: .sequentiallyConsistent)
         let fd = eventDescriptor.load(ordering: .acquiring)
         if fd >= 0 { _ = cnv_eventfd_signal(fd) }
+        if !servedByConveyor.load(ordering: .sequentiallyConsistent) { forwardToLibdispatch() }
+    }
+
+    /// Posts one drain request to libdispatch's main queue unless one is outstanding.
+    private func forwardToLibdispatch() {
+        guard !forwardOutstanding.load(ordering: .sequentiallyConsistent),
+              forwardOutstanding.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        else { return }
+        if cnv_libdispatch_main_queue_async(nil, { _ in MainQueueRunner.shared.runForwardedDrain() }) != 0 {
+            forwardOutstanding.store(false, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// A drain request posted to libdispatch's main queue runs (on the main thread).
+    private func runForwardedDrain() {
+        forwardOutstanding.store(false, ordering: .sequentiallyConsistent)   // pairs with `signal`
+        drainIfScheduled()
     }
 
     /// Runs the scheduled drain, if any. Main thread only.
     func drainIfScheduled() {
-        if pending.exchange(false, ordering: .acquiringAndReleasing) {
+        if pending.exchange(false, ordering: .sequentiallyConsistent) {
             queue.drainScheduled()
-        }
-    }
-
-    /// Serves the main queue forever.
-    func runForever() -> Never {
-        while true {
-            let seen = signals.load()
-            if pending.load(ordering: .acquiring) {
-                drainIfScheduled()
-            } else {
-                withBlockingHint { _ = signals.wait(expected: seen) }
-            }
         }
     }
 
@@ -65,10 +79,13 @@ final class MainQueueRunner: @unchecked Sendable {
 
 /// Serves the main queue on the main thread and never returns. Call it at the end of a
 /// program's main code; a program ends by calling `exit` from some task.
-/// Calling it off the main thread traps.
+///
+/// It also runs MainActor jobs (they are on the main queue) and the work that code built
+/// on the toolchain's Dispatch put on that library's main queue. Calling it off the main
+/// thread traps.
 public func dispatchMain() -> Never {
     precondition(ThreadInfo.isMainThread, "Conveyor: dispatchMain() must be called on the main thread")
-    MainQueueRunner.shared.runForever()
+    MainThreadLoop.serveForever()
 }
 
 extension DispatchQueue {

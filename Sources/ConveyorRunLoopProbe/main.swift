@@ -1,0 +1,78 @@
+// A child program for the main-queue tests: Foundation's RunLoop owns the main thread.
+// RunLoop drains the toolchain's libdispatch main queue; Conveyor's main queue must run
+// there too, on the main thread. Usage: conveyor-runloop-probe MODE; exits 0 when it held.
+import Conveyor
+import Foundation
+
+/// Runs the main run loop until `done()` or 30 s; exits 0 if `done()` became true.
+@MainActor
+func runLoopUntil(_ done: () -> Bool) -> Never {
+    let end = Date(timeIntervalSinceNow: 30)
+    while !done() && Date() < end {
+        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 1))
+    }
+    exit(done() ? 0 : 1)
+}
+
+/// Main-thread state (only touched on the main thread).
+final class Box: @unchecked Sendable {
+    var values: [Int] = []
+    var flag = false
+}
+
+@MainActor
+func checkAsync() -> Never {
+    let box = Box()
+    DispatchQueue.global().async {
+        for i in 0..<100 {
+            DispatchQueue.main.async {
+                precondition(Thread.isMainThread)
+                dispatchPrecondition(condition: .onQueue(.main))
+                box.values.append(i)
+            }
+        }
+    }
+    runLoopUntil { box.values == Array(0..<100) }
+}
+
+@MainActor
+func checkSyncFromWorker() -> Never {
+    let box = Box()
+    DispatchQueue.global().async {
+        let onMain = DispatchQueue.main.sync { Thread.isMainThread }
+        DispatchQueue.main.async { box.flag = onMain }
+    }
+    runLoopUntil { box.flag }
+}
+
+@MainActor
+func checkQueueTargetingMain() -> Never {
+    let box = Box()
+    let queue = DispatchQueue(label: "probe.targets-main", target: .main)
+    DispatchQueue.global().async {
+        queue.async { box.flag = Thread.isMainThread }
+    }
+    runLoopUntil { box.flag }
+}
+
+@MainActor
+func checkMainActor() -> Never {
+    let box = Box()
+    Task.detached {
+        await MainActor.run { box.values.append(1) }
+        DispatchQueue.main.async { MainActor.assumeIsolated { box.values.append(2) } }
+    }
+    runLoopUntil { box.values == [1, 2] }
+}
+
+let modes: [String: @MainActor () -> Never] = [
+    "async": checkAsync,
+    "sync-from-worker": checkSyncFromWorker,
+    "queue-targeting-main": checkQueueTargetingMain,
+    "main-actor": checkMainActor,
+]
+guard let mode = CommandLine.arguments.dropFirst().first, let run = modes[mode] else {
+    print("usage: conveyor-runloop-probe " + modes.keys.sorted().joined(separator: " | "))
+    exit(2)
+}
+run()
