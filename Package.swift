@@ -16,8 +16,11 @@ let package = Package(
         // them through the front module below, never by importing this one.
         .target(
             name: "ConveyorCore",
-            dependencies: ["CConveyor", "CConveyorMainThreadBridge"]
+            dependencies: ["CConveyor", "CConveyorMainThreadBridge", "CConveyorGlobalExecutor"]
         ),
+        // Swift concurrency's global-executor hooks, set on request
+        // (`ConveyorConcurrency.installGlobalExecutor()`).
+        .target(name: "CConveyorGlobalExecutor"),
         // Where Conveyor meets the other owners of the main thread: the concurrency
         // runtime's main-executor hooks and the toolchain's libdispatch main queue, which
         // Foundation's RunLoop drains (found by name at run time; nothing links to it).
@@ -34,6 +37,8 @@ let package = Package(
         // Child programs for the main-thread hosts: an `async` main, and Foundation's RunLoop.
         .executableTarget(name: "conveyor-async-main-probe", dependencies: ["Conveyor", "CConveyor"], path: "Sources/ConveyorAsyncMainProbe"),
         .executableTarget(name: "conveyor-runloop-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorRunLoopProbe"),
+        // A child program that installs Conveyor as Swift concurrency's global executor.
+        .executableTarget(name: "conveyor-global-executor-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorGlobalExecutorProbe"),
         // The chapter's listings in Swift: a library so the tests can run them too, and a
         // program that runs them all (`swift run conveyor-examples`).
         .target(
@@ -53,6 +58,7 @@ let package = Package(
         .testTarget(name: "ConveyorTests", dependencies: [
             "Conveyor", "ConveyorCore", "ConveyorListings",
             "conveyor-main-queue-probe", "conveyor-async-main-probe", "conveyor-runloop-probe",
+            "conveyor-global-executor-probe",
         ]),
 
         // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`

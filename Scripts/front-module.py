@@ -115,7 +115,9 @@ class Uses:
             return
         self.lines.append("let _: %s.Type = %s.self" % (qualified(path, generic), unqualified(path, generic)))
         owner_q, owner_u = qualified(path, generic), unqualified(path, generic)
-        members = [c for c in d.get("children", []) if not c.get("name", "").startswith("__")]
+        # Compiler-made members (an implicit override of an initializer) are not callable.
+        members = [c for c in d.get("children", [])
+                   if not c.get("name", "").startswith("__") and not c.get("implicit")]
         counts = {}
         for c in members:
             key = (c.get("declKind"), c.get("printedName"), bool(c.get("static")))

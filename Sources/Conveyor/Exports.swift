@@ -8,6 +8,9 @@
 
 @_exported import ConveyorCore
 
+@_exported import class ConveyorCore.DispatchSerialQueue
+@_exported import class ConveyorCore.DispatchConcurrentQueue
+@_exported import enum ConveyorCore.ConveyorConcurrency
 @_exported import class ConveyorCore.DispatchSource
 @_exported import protocol ConveyorCore.DispatchSourceProcess
 @_exported import protocol ConveyorCore.DispatchSourceFileSystemObject

@@ -23,6 +23,15 @@ private func operator13(_ lhs: Conveyor.DispatchWallTime, _ rhs: Swift.Double) -
 
 /// Evaluates a use of every declaration (types, members, free functions, operators).
 func useEveryDeclaration() {
+    let _: Conveyor.DispatchSerialQueue.Type = DispatchSerialQueue.self
+    _ = DispatchSerialQueue.init(label:qos:autoreleaseFrequency:target:)
+    _ = DispatchSerialQueue.checkIsolated
+    _ = DispatchSerialQueue.isIsolatingCurrentContext
+    let _: Conveyor.DispatchConcurrentQueue.Type = DispatchConcurrentQueue.self
+    _ = DispatchConcurrentQueue.init(label:qos:autoreleaseFrequency:target:)
+    let _: Conveyor.ConveyorConcurrency.Type = ConveyorConcurrency.self
+    _ = ConveyorConcurrency.installGlobalExecutor
+    _ = ConveyorConcurrency.isGlobalExecutor
     let _: Conveyor.DispatchSource.Type = DispatchSource.self
     _ = DispatchSource.activate
     _ = DispatchSource.suspend
@@ -108,8 +117,6 @@ func useEveryDeclaration() {
     let _: Conveyor.DispatchQoS.QoSClass = .userInitiated
     let _: Conveyor.DispatchQoS.QoSClass = .userInteractive
     let _: Conveyor.DispatchQoS.QoSClass = .unspecified
-    _ = DispatchQoS.QoSClass.hash(into:)
-    _ = \DispatchQoS.QoSClass.hashValue
     _ = DispatchQoS.init(qosClass:relativePriority:)
     let _: Conveyor.DispatchQueue.Type = DispatchQueue.self
     let _: Conveyor.DispatchQueue.Attributes.Type = DispatchQueue.Attributes.self
@@ -121,15 +128,11 @@ func useEveryDeclaration() {
     let _: Conveyor.DispatchQueue.AutoreleaseFrequency = .inherit
     let _: Conveyor.DispatchQueue.AutoreleaseFrequency = .workItem
     let _: Conveyor.DispatchQueue.AutoreleaseFrequency = .never
-    _ = DispatchQueue.AutoreleaseFrequency.hash(into:)
-    _ = \DispatchQueue.AutoreleaseFrequency.hashValue
     let _: Conveyor.DispatchQueue.GlobalQueuePriority.Type = DispatchQueue.GlobalQueuePriority.self
     let _: Conveyor.DispatchQueue.GlobalQueuePriority = .high
     let _: Conveyor.DispatchQueue.GlobalQueuePriority = .default
     let _: Conveyor.DispatchQueue.GlobalQueuePriority = .low
     let _: Conveyor.DispatchQueue.GlobalQueuePriority = .background
-    _ = DispatchQueue.GlobalQueuePriority.hash(into:)
-    _ = \DispatchQueue.GlobalQueuePriority.hashValue
     _ = \DispatchQueue.label
     _ = DispatchQueue.init(label:qos:attributes:autoreleaseFrequency:target:)
     _ = DispatchQueue.suspend
@@ -139,6 +142,7 @@ func useEveryDeclaration() {
     _ = \DispatchQueue.qos
     _ = DispatchQueue.global(qos:)
     _ = DispatchQueue.main
+    _ = DispatchQueue.enqueue(_:)
     _ = DispatchQueue.concurrentPerform(iterations:execute:)
     _ = DispatchQueue.async(group:qos:flags:execute:)
     _ = DispatchQueue.async(execute:)
@@ -161,6 +165,7 @@ func useEveryDeclaration() {
     _ = DispatchWorkItem.notify(queue:execute:)
     _ = DispatchWorkItem.cancel
     _ = \DispatchWorkItem.isCancelled
+    _ = DispatchWorkItem.waitUntilFinished
     let _: Conveyor.DispatchWorkItemFlags.Type = DispatchWorkItemFlags.self
     _ = \DispatchWorkItemFlags.rawValue
     _ = DispatchWorkItemFlags.init(rawValue:)
@@ -180,6 +185,7 @@ func useEveryDeclaration() {
     _ = DispatchGroup.wait(wallTimeout:)
     _ = DispatchGroup.notify(qos:flags:queue:execute:)
     _ = DispatchGroup.notify(queue:work:)
+    _ = DispatchGroup.waitUntilEmpty
     let _: Conveyor.DispatchSemaphore.Type = DispatchSemaphore.self
     _ = DispatchSemaphore.init(value:)
     _ = DispatchSemaphore.signal
@@ -201,8 +207,6 @@ func useEveryDeclaration() {
     let _: Conveyor.DispatchTimeoutResult.Type = DispatchTimeoutResult.self
     let _: Conveyor.DispatchTimeoutResult = .success
     let _: Conveyor.DispatchTimeoutResult = .timedOut
-    _ = DispatchTimeoutResult.hash(into:)
-    _ = \DispatchTimeoutResult.hashValue
     let _: Conveyor.DispatchWallTime.Type = DispatchWallTime.self
     _ = \DispatchWallTime.rawValue
     _ = DispatchWallTime.now

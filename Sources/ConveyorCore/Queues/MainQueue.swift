@@ -15,7 +15,7 @@ import Glibc
 final class MainQueueRunner: @unchecked Sendable {
     static let shared = MainQueueRunner()
 
-    let queue = DispatchQueue(specialLabel: "com.apple.main-thread", kind: .main, band: .default)
+    let queue = DispatchSerialQueue(specialLabel: "com.apple.main-thread", kind: .main, band: .default)
     /// Whether a drain was scheduled and not yet run.
     private let pending = Atomic<Bool>(false)
     /// The eventfd for host loops and `MainThreadLoop`, created on first request (-1 until then).

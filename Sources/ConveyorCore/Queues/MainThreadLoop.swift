@@ -39,7 +39,8 @@ enum MainThreadLoop {
 /// order with the queue's blocks, and runs on the main executor.
 @_cdecl("cnv_main_executor_enqueue")
 func mainExecutorEnqueue(_ job: UnsafeMutableRawPointer) {
-    MainQueueRunner.shared.queue.enqueue(MainActorJob(job: unsafeBitCast(job, to: UnownedJob.self)))
+    let job = unsafeBitCast(job, to: UnownedJob.self)
+    MainQueueRunner.shared.queue.enqueue(ConcurrencyJob(job, context: .serial(MainActor.sharedUnownedExecutor)))
 }
 
 /// An `async` main ends its synchronous part here (through the runtime's hook): the main
@@ -47,18 +48,4 @@ func mainExecutorEnqueue(_ job: UnsafeMutableRawPointer) {
 @_cdecl("cnv_main_thread_serve_forever")
 func mainThreadServeForever() {
     MainThreadLoop.serveForever()
-}
-
-/// A MainActor job waiting on the main queue.
-final class MainActorJob: Job, @unchecked Sendable {
-    private let job: UnownedJob
-
-    init(job: UnownedJob) {
-        self.job = job
-        super.init(band: .default)
-    }
-
-    override func run(on queue: DispatchQueue?) {
-        job.runSynchronously(on: MainActor.sharedUnownedExecutor)
-    }
 }
