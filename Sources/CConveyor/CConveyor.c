@@ -108,11 +108,36 @@ int32_t cnv_get_thread_nice(void) {
     return (int32_t)getpriority(PRIO_PROCESS, (id_t)cnv_gettid());
 }
 
+void cnv_runtime_signal_mask(sigset_t *set) {
+    sigfillset(set);
+    // The synchronous signals stay deliverable (a fault must reach the faulting thread),
+    // and SIGPIPE and SIGPROF too: the same set libdispatch's workers leave unblocked
+    // (`_dispatch_sigmask` in its init.c).
+    sigdelset(set, SIGILL);
+    sigdelset(set, SIGTRAP);
+    sigdelset(set, SIGFPE);
+    sigdelset(set, SIGBUS);
+    sigdelset(set, SIGSEGV);
+    sigdelset(set, SIGSYS);
+    sigdelset(set, SIGPIPE);
+    sigdelset(set, SIGPROF);
+}
+
 int cnv_thread_start(void *(*entry)(void *), void *arg, size_t stack_size) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (stack_size > 0) pthread_attr_setstacksize(&attr, stack_size);
+    // Invariant (issue 11, finding 7): every thread Conveyor starts (workers, the event
+    // thread, the watchdog) blocks the asynchronous signals from its first instruction,
+    // whatever mask its creator had, so a process-directed signal (SIGINT, SIGTERM, ...)
+    // goes to one of the program's own threads. Inheriting the creator's mask made a
+    // worker's mask depend on which thread happened to start it. The mask is given to the
+    // new thread through its attributes: the creator's own mask is never touched.
+    sigset_t mask;
+    cnv_runtime_signal_mask(&mask);
+    int maskrc = pthread_attr_setsigmask_np(&attr, &mask);
+    if (maskrc != 0) { pthread_attr_destroy(&attr); errno = maskrc; return -1; }
     pthread_t thread;
     int rc = pthread_create(&thread, &attr, entry, arg);
     pthread_attr_destroy(&attr);
@@ -301,6 +326,13 @@ int cnv_signal_forward_install(int signo) {
     memset(&forward, 0, sizeof forward);
     forward.sa_sigaction = cnv_signal_forward;
     forward.sa_flags = SA_SIGINFO | SA_RESTART;
+    // SIGCHLD: what the disposition said about children is kept. SIG_IGN (or
+    // SA_NOCLDWAIT) means the kernel reaps them; the forwarder asks for the same with
+    // SA_NOCLDWAIT, which still sends SIGCHLD for the source. SA_NOCLDSTOP is kept too.
+    if (signo == SIGCHLD) {
+        forward.sa_flags |= current.sa_flags & (SA_NOCLDWAIT | SA_NOCLDSTOP);
+        if (current.sa_handler == SIG_IGN) forward.sa_flags |= SA_NOCLDWAIT;
+    }
     sigemptyset(&forward.sa_mask);
     if (sigaction(signo, &forward, &cnv_signal_previous[signo]) != 0) return -1;
     cnv_signal_replaced[signo] = 1;
@@ -310,6 +342,12 @@ int cnv_signal_forward_install(int signo) {
 int cnv_signal_forward_restore(int signo) {
     if (signo <= 0 || signo >= NSIG || !cnv_signal_replaced[signo]) return 0;
     cnv_signal_replaced[signo] = 0;
+    // Invariant (issue 11, finding 6): only Conveyor's own forwarder is ever taken away.
+    // If the program installed a disposition of its own while the source existed, that
+    // one is the program's wish and stays (libdispatch never restores at all).
+    struct sigaction current;
+    if (sigaction(signo, NULL, &current) != 0) return -1;
+    if (!(current.sa_flags & SA_SIGINFO) || current.sa_sigaction != cnv_signal_forward) return 0;
     return sigaction(signo, &cnv_signal_previous[signo], NULL);
 }
 

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The whole stress run: producer threads that pick rounds (queues, sources,
-/// synchronization) at random until time is up, then the checks of the shared queues.
+/// synchronization, `sync` through target chains) at random until time is up, then the checks of the shared queues.
 /// The last stretch (up to 11 s) leaves out the rounds that block many workers, so the
 /// pool's extra threads have retired when the run ends.
 struct StressRun {
@@ -20,6 +20,7 @@ struct StressRun {
         // The last stretch blocks no workers, so the threads the pool added for blocked
         // ones reach their idle timeout (10 s) before the thread count is compared.
         let quietFrom = end - .nanoseconds(Int(min(11, options.seconds / 2) * 1e9))
+        let chains = SyncChains()
         let threads = (0..<options.producers).map { producer in
             let seed = options.seed ^ (UInt64(producer + 1) &* 0x9E37_79B9_7F4A_7C15)
             let ledger = self.ledger
@@ -29,10 +30,12 @@ struct StressRun {
                 let queues = QueueRound(producer: producer, ledger: ledger, shared: sharedQueues.map { (queue: $0.0, probe: $0.1) })
                 let sources = SourceRound(producer: producer, ledger: ledger)
                 let sync = SyncRound(producer: producer, ledger: ledger)
+                let syncChains = SyncChainRound(ledger: ledger, chains: chains)
                 while DispatchTime.now() < end {
-                    switch rng.below(10) {
+                    switch rng.below(11) {
                     case 0..<6: queues.run(using: &rng)
                     case 6..<8: sources.run(using: &rng)
+                    case 8: syncChains.run(using: &rng)
                     default: sync.run(using: &rng, quiet: DispatchTime.now() >= quietFrom)
                     }
                 }

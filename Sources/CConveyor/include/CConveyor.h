@@ -46,7 +46,11 @@ int cnv_pin_to_first_cpu(void);
 /// Sets the `nice` value of the calling thread only.
 int cnv_set_thread_nice(int32_t nice);
 int32_t cnv_get_thread_nice(void);
+/// Fills `set` with the signals Conveyor's threads block: every asynchronous signal
+/// (all but SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF).
+void cnv_runtime_signal_mask(sigset_t *set);
 /// Starts a detached thread running `entry(arg)` with the given stack size (0 = default).
+/// The thread starts with `cnv_runtime_signal_mask` blocked, whatever the caller blocks.
 int cnv_thread_start(void *(*entry)(void *), void *arg, size_t stack_size);
 /// Whether the calling thread is the process's main thread.
 int cnv_is_main_thread(void);
@@ -129,7 +133,9 @@ void cnv_signal_set_reader(void);
 /// or SIG_IGN (a program's own handler is left alone). Returns 1 when installed, 0 when
 /// left alone, -1 on error. The previous disposition is remembered for the restore.
 int cnv_signal_forward_install(int signo);
-/// Puts back the disposition that `cnv_signal_forward_install` replaced, if it did.
+/// Puts back the disposition that `cnv_signal_forward_install` replaced, if it did and the
+/// forwarder is still installed (a disposition the program set meanwhile stays). For
+/// SIGCHLD the forwarder keeps the reaping the replaced disposition asked for.
 int cnv_signal_forward_restore(int signo);
 /// Creates (`fd` = -1) or updates a non-blocking signalfd for `count` signals.
 int cnv_signalfd_set(int fd, const int32_t *signals, int32_t count);

@@ -25,8 +25,15 @@ import Glibc
 /// thread. Standard signals that arrive while one is pending are merged by the kernel
 /// (count 1). SIGKILL and SIGSTOP cannot be caught; their sources never fire.
 ///
+/// Conveyor's own threads (workers, the event thread, the watchdog) block every
+/// asynchronous signal from their start (`cnv_thread_start`), so only the program's
+/// threads ever take one the ordinary way.
+///
 /// When the last source of a signal goes, it leaves the signalfd's mask and the previous
-/// disposition is put back; the threads keep it blocked (as libdispatch leaves them).
+/// disposition is put back — only if the forwarder is still installed: a handler the
+/// program installed while the source existed stays. A SIGCHLD forwarder that replaced
+/// SIG_IGN keeps the kernel reaping children (SA_NOCLDWAIT). The threads keep the signal
+/// blocked (as libdispatch leaves them).
 /// When no signal has a source, the signalfd is closed.
 final class SignalCenter: @unchecked Sendable {
     static let shared = SignalCenter()

@@ -29,8 +29,8 @@ extension DispatchQueue {
 
 /// A work item submitted to a queue.
 final class WorkItemJob: Job, @unchecked Sendable {
-    let item: DispatchWorkItem
-    let group: DispatchGroup?
+    private var item: DispatchWorkItem?
+    private var group: DispatchGroup?
 
     init(item: DispatchWorkItem, band: QoSBand, group: DispatchGroup?) {
         self.item = item
@@ -38,8 +38,18 @@ final class WorkItemJob: Job, @unchecked Sendable {
         super.init(band: band, isBarrier: item.flags.contains(.barrier))
     }
 
+    /// The job drops its item (and so, if the program kept no reference, the item's
+    /// block and what it captured) before leaving the group: see `ClosureJob.run`.
     override func run(on queue: DispatchQueue?) {
-        item.perform()
+        let group = self.group
+        self.group = nil
+        performAndDropItem()
         group?.leave()
+    }
+
+    @inline(never)
+    private func performAndDropItem() {
+        let item = self.item.take()
+        item?.perform()
     }
 }

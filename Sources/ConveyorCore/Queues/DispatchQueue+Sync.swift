@@ -55,7 +55,7 @@ extension DispatchQueue {
     }
 
     /// Takes one unit of a concurrent queue's width if no barrier holds it.
-    private final func tryReserveWidth() -> Bool {
+    final func tryReserveWidth() -> Bool {
         var current = state.load(ordering: .relaxed)
         while true {
             let view = QueueState(raw: current)
@@ -80,32 +80,29 @@ extension DispatchQueue {
         var result: T?
         var failure: (any Error)?
         withoutActuallyEscaping(work) { escapable in
-            let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent)
-            waiter.body = {
+            let body = {
                 do { result = try escapable() } catch { failure = error }
             }
-            enqueue(waiter)
-            switch waiter.waitForGrant() {
-            case .handoff:
-                DrainFrame.with(self, exclusive: true) { waiter.body!() }
-                waiter.body = nil
-                finish(ownsRetain: true)
-            case .width:
-                DrainFrame.with(self, exclusive: false) { waiter.body!() }
-                waiter.body = nil
-                itemCompleted()
-            case .barrier:
-                DrainFrame.with(self, exclusive: true) { waiter.body!() }
-                waiter.body = nil
-                barrierCompleted()
-            case .proxied:
-                waiter.body = nil
-            case .none:
-                preconditionFailure("Conveyor: sync waiter woken without a grant")
+            if isMainBound {
+                syncByProxy(barrier: barrier, band: band, body)
+            } else {
+                syncOnCallingThread(barrier: barrier, band: band, body)
             }
         }
         if let failure { return try rescue(failure) }
         return result!
+    }
+
+    /// `sync` on the main queue or a queue whose targets lead to it: the work must run on
+    /// the main thread, so the drain there runs it and then wakes the caller. This is the
+    /// only case where a `sync` closure runs on another thread than the caller's.
+    private final func syncByProxy(barrier: Bool, band: QoSBand, _ body: @escaping () -> Void) {
+        let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: true)
+        waiter.body = body
+        enqueue(waiter)
+        let grant = waiter.waitForGrant()
+        precondition(grant == .proxied, "Conveyor: sync waiter of a main-bound queue woken without running its work")
+        waiter.body = nil
     }
 
     /// How the calling thread holds a queue now.

@@ -86,7 +86,9 @@ extension DispatchQueue {
                     continue
                 }
                 if let waiter = job.syncWaiter {
-                    if kind == .serial && isRootTargeted {
+                    // The waiter takes this drain and runs its work on its own thread;
+                    // only main-bound work runs here (see SyncChain.swift).
+                    if !waiter.runsByProxy {
                         waiter.grant(.handoff)
                         return true
                     }
@@ -130,7 +132,7 @@ extension DispatchQueue {
                                             ordering: .acquiringAndReleasing).exchanged else { continue }
                 let job = items.pop()!
                 if let waiter = job.syncWaiter {
-                    if isRootTargeted {
+                    if !waiter.runsByProxy {
                         waiter.grant(.barrier)   // it clears the barrier when done
                         return
                     }
@@ -144,7 +146,7 @@ extension DispatchQueue {
                                             ordering: .acquiringAndReleasing).exchanged else { continue }
                 let job = items.pop()!
                 if let waiter = job.syncWaiter {
-                    if isRootTargeted {
+                    if !waiter.runsByProxy {
                         waiter.grant(.width)   // it gives the width back when done
                     } else {
                         waiter.runByProxy()

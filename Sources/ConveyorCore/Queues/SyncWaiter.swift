@@ -4,9 +4,10 @@ import CConveyor
 ///
 /// When the drain reaches it, the drain grants it the right to run: the whole drain of a
 /// serial queue (`handoff`: the waiter runs on its own thread, then ends the drain), one
-/// unit of a concurrent queue's width, or a concurrent queue's barrier. Where the work
-/// must run on the draining thread (the main queue, a queue that targets another queue)
-/// the drain runs the waiter's closure itself (`proxied`) and then wakes it.
+/// unit of a concurrent queue's width, or a concurrent queue's barrier; the waiter then
+/// goes on to the next level of its target chain (see `SyncChain.swift`). Only where the
+/// work must run on the main thread (the main queue and queues whose targets lead to it)
+/// does the drain run the waiter's closure itself (`proxied`) and then wake it.
 @usableFromInline
 final class SyncWaiter: Job, @unchecked Sendable {
     @usableFromInline
@@ -17,9 +18,12 @@ final class SyncWaiter: Job, @unchecked Sendable {
     private let word = FutexWord(Grant.none.rawValue)
     /// The caller's work (made escaping for the wait only; cleared before `sync` returns).
     @usableFromInline var body: (() -> Void)?
+    /// Whether the drain runs `body` itself (main-bound queues only).
+    let runsByProxy: Bool
 
     @usableFromInline
-    init(band: QoSBand, isBarrier: Bool) {
+    init(band: QoSBand, isBarrier: Bool, runsByProxy: Bool) {
+        self.runsByProxy = runsByProxy
         super.init(band: band, isBarrier: isBarrier)
     }
 

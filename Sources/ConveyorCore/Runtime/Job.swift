@@ -94,11 +94,17 @@ final class ClosureJob: Job, @unchecked Sendable {
         make(band: flags.band(for: qos) ?? queue.band, isBarrier: flags.contains(.barrier), group: group, body: body)
     }
 
+    /// Invariant (issue 11, finding 9): the closure's context — and so everything it
+    /// captured — is released before the group is left. A thread whose `group.wait()`
+    /// returns may count on the captured objects being gone (as with libdispatch, which
+    /// releases the block before `dispatch_group_leave`); leaving first let them outlive
+    /// the wait in most rounds.
     override func run(on queue: DispatchQueue?) {
         body()
-        if let group { group.leave() }
-        body = Self.nothing   // release the closure's context now
-        group = nil
+        body = Self.nothing   // release the closure's context now, before anyone is told
+        let group = self.group   // alive: a non-empty group keeps itself alive
+        self.group = nil
+        group?.leave()
         JobCache.withCurrent { $0.put(self) }
     }
 }

@@ -52,6 +52,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// Bumped, and woken, after a callback that some thread waits on has returned.
     let completions = FutexWord(0)
+    /// Tests only (private loops): runs on the event thread between a callback's end and
+    /// the wake-up of the threads waiting for it. Set before the callbacks it watches.
+    var beforeCompletionWake: (() -> Void)?
     /// How many times `epoll_wait` returned (for tests: an idle loop does not move it).
     let loopIterations = Atomic<UInt64>(0)
     /// How many timerfd wake-ups fired timers; a callback reading it sees its own wake-up's
@@ -254,7 +257,16 @@ final class EventLoop: @unchecked Sendable {
             break
         }
         running = .none
-        return (completionWaiters > 0, dropped)
+        // Invariant (issue 11): the completion count moves under the lock, in the same
+        // hold that clears `running`. A waiter takes its ticket under the lock while its
+        // callback is `running`, so every bump it can see comes after that callback
+        // returned. Bumped after unlocking (as before), the bump of the previous callback
+        // could land after the next one was claimed and a waiter for that one ticketed:
+        // `unregister` then returned while its callback still ran (and its fd was closed
+        // under it).
+        let wake = completionWaiters > 0
+        if wake { completions.fetchAdd(1) }
+        return (wake, dropped)
     }
 
     // MARK: waiting for a running callback
@@ -276,8 +288,9 @@ final class EventLoop: @unchecked Sendable {
         lock.withLock { completionWaiters -= 1 }
     }
 
+    /// Wakes the threads waiting for a callback (the count was bumped under the lock).
     private func signalCompletion() {
-        completions.fetchAdd(1)
+        beforeCompletionWake?()
         completions.wakeAll()
     }
 }

@@ -1,0 +1,129 @@
+import CConveyor
+
+// `sync` through a chain of target queues, run on the caller's thread.
+//
+// Invariant (issue 11, finding 1): a `sync` closure runs on the thread that called
+// `sync`, whatever the queue's targets are; only the main queue (and queues whose
+// targets lead to it) may run it elsewhere. A recursive lock the caller holds, its
+// thread-locals and `dispatchPrecondition(.onQueue(target))` must all see the caller's
+// thread. So, as libdispatch's `_dispatch_sync_recurse` does, the caller acquires the
+// whole chain itself, bottom first — the queue (its drain, a unit of width, or its
+// barrier), then each level above it up to the global queue (a serial level's drain,
+// or one unit of a concurrent level's width) — runs the closure with a frame for every
+// level, and gives the levels back bottom first. A drain that reaches a waiter hands it
+// that level and goes on (or stops, for a serial level); it never runs the waiter's work.
+//
+// Lock order: a drain holds a level and then the child queue whose drain job it popped;
+// a sync caller holds a child and then waits for its target. No cycle: a child the
+// caller holds has no drain job on its target (the caller owns its `enqueued` bit, so
+// wake-ups only set `dirty`), and a drain that hands a child to a waiter returns at once.
+extension DispatchQueue {
+    /// How a `sync` caller holds one level of its chain.
+    enum SyncHold {
+        /// A serial queue's drain, claimed on an idle queue (no retain taken).
+        case claimedDrain
+        /// A serial queue's drain, handed over by the drainer (with the retain it held).
+        case handedDrain
+        /// One unit of a concurrent queue's width.
+        case width
+        /// A concurrent queue's barrier.
+        case barrier
+    }
+
+    /// One level the caller holds.
+    struct SyncLevel {
+        let queue: Unmanaged<DispatchQueue>
+        let hold: SyncHold
+    }
+
+    /// Whether this queue is the main queue or its targets lead to it.
+    final var isMainBound: Bool {
+        var level: DispatchQueue? = self
+        while let current = level {
+            if current.kind == .main { return true }
+            level = current.targetQueue
+        }
+        return false
+    }
+
+    /// Acquires this queue and every level above it, runs `body` on the calling thread
+    /// with a frame for each level (the queue itself innermost), then releases them.
+    final func syncOnCallingThread(barrier: Bool, band: QoSBand, _ body: () -> Void) {
+        var depth = 0
+        var level: DispatchQueue? = self
+        while let current = level, current.kind != .root {
+            depth += 1
+            level = current.targetQueue
+        }
+        withUnsafeTemporaryAllocation(of: SyncLevel.self, capacity: depth) { levels in
+            var held = 0
+            var current: DispatchQueue = self
+            while current.kind != .root {
+                let isBottom = held == 0
+                // A level this thread already holds shared (it runs an item of that
+                // concurrent queue): it and everything above it are held already.
+                if !isBottom && currentThreadHolding(current) == .shared { break }
+                let hold = current.acquireForSync(barrier: isBottom && barrier, band: band)
+                (levels.baseAddress! + held).initialize(to: SyncLevel(queue: .passUnretained(current), hold: hold))
+                held += 1
+                current = current.targetQueue!
+            }
+            Self.runWithFrames(levels, from: held - 1, body)
+            for index in 0..<held {
+                let taken = (levels.baseAddress! + index).move()
+                taken.queue.takeUnretainedValue().releaseAfterSync(taken.hold)
+            }
+        }
+    }
+
+    /// Pushes the frames of `levels[0...top]`, outermost (the top of the chain) first.
+    private static func runWithFrames(_ levels: UnsafeMutableBufferPointer<SyncLevel>, from top: Int, _ body: () -> Void) {
+        if top < 0 { return body() }
+        let level = levels[top]
+        DrainFrame.with(level.queue.takeUnretainedValue(), exclusive: level.hold != .width) {
+            runWithFrames(levels, from: top - 1, body)
+        }
+    }
+
+    /// Takes this level for a `sync` caller: at once when the queue is idle, else by
+    /// standing in its item list (FIFO with `async` items) until its drain hands it over.
+    private final func acquireForSync(barrier: Bool, band: QoSBand) -> SyncHold {
+        switch kind {
+        case .serial:
+            if state.load(ordering: .relaxed) == 0 && items.isEmpty
+                && state.compareExchange(expected: 0, desired: QueueState.enqueued, ordering: .acquiring).exchanged {
+                return .claimedDrain
+            }
+        case .concurrent:
+            if barrier {
+                if state.load(ordering: .relaxed) == 0 && items.isEmpty
+                    && state.compareExchange(expected: 0, desired: QueueState.barrierActive, ordering: .acquiring).exchanged {
+                    return .barrier
+                }
+            } else if items.isEmpty && tryReserveWidth() {
+                return .width
+            }
+        case .root, .main:
+            preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
+        }
+        let waiter = SyncWaiter(band: band, isBarrier: barrier, runsByProxy: false)
+        enqueue(waiter)
+        switch waiter.waitForGrant() {
+        case .handoff: return .handedDrain
+        case .width: return .width
+        case .barrier: return .barrier
+        case .proxied, .none: preconditionFailure("Conveyor: sync waiter on '\(label)' woken without a grant")
+        }
+    }
+
+    /// Gives a level back: the drain is ended (and scheduled again if work waits), the
+    /// width unit or the barrier is returned.
+    private final func releaseAfterSync(_ hold: SyncHold) {
+        switch hold {
+        case .claimedDrain: finish(ownsRetain: false)
+        case .handedDrain: finish(ownsRetain: true)
+        case .width: itemCompleted()
+        case .barrier: barrierCompleted()
+        }
+    }
+}
