@@ -8,6 +8,8 @@
 
 @_exported import ConveyorCore
 
+@_exported import struct ConveyorCore.DispatchData
+@_exported import struct ConveyorCore.DispatchDataIterator
 @_exported import class ConveyorCore.DispatchSource
 @_exported import protocol ConveyorCore.DispatchSourceProcess
 @_exported import protocol ConveyorCore.DispatchSourceFileSystemObject

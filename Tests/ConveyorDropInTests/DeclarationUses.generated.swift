@@ -23,6 +23,26 @@ private func operator13(_ lhs: Conveyor.DispatchWallTime, _ rhs: Swift.Double) -
 
 /// Evaluates a use of every declaration (types, members, free functions, operators).
 func useEveryDeclaration() {
+    let _: Conveyor.DispatchData.Type = DispatchData.self
+    let _: Conveyor.DispatchData.Iterator.Type = DispatchData.Iterator.self
+    let _: Conveyor.DispatchData.Index.Type = DispatchData.Index.self
+    let _: Conveyor.DispatchData.Indices.Type = DispatchData.Indices.self
+    _ = DispatchData.empty
+    let _: Conveyor.DispatchData.Deallocator.Type = DispatchData.Deallocator.self
+    let _: Conveyor.DispatchData.Deallocator = .free
+    let _: Conveyor.DispatchData.Deallocator = .unmap
+    _ = DispatchData.Deallocator.custom
+    _ = \DispatchData.count
+    _ = \DispatchData.startIndex
+    _ = \DispatchData.endIndex
+    _ = DispatchData.index(before:)
+    _ = DispatchData.index(after:)
+    _ = DispatchData.makeIterator
+    _ = DispatchData.enumerateBytes(_:)
+    _ = DispatchData.subdata(in:)
+    _ = DispatchData.region(location:)
+    let _: Conveyor.DispatchDataIterator.Type = DispatchDataIterator.self
+    _ = DispatchDataIterator.init(_data:)
     let _: Conveyor.DispatchSource.Type = DispatchSource.self
     _ = DispatchSource.activate
     _ = DispatchSource.suspend
@@ -219,6 +239,15 @@ func useEveryDeprecatedDeclaration() {
 }
 
 // Not named one by one (each is reached through its type, checked above):
+// - DispatchData.append(_:) (overloaded or generic: reached through its type)
+// - DispatchData.append(_:count:) (mutating: reached through its type)
+// - DispatchData.copyBytes(to:count:) (overloaded or generic: reached through its type)
+// - DispatchData.copyBytes(to:from:) (overloaded or generic: reached through its type)
+// - DispatchData.init(bytes:) (overloaded or generic: reached through its type)
+// - DispatchData.init(bytesNoCopy:deallocator:) (overloaded or generic: reached through its type)
+// - DispatchData.subscript(_:) (overloaded or generic: reached through its type)
+// - DispatchData.withUnsafeBytes(body:) (overloaded or generic: reached through its type)
+// - DispatchDataIterator.next() (mutating: reached through its type)
 // - DispatchQueue.getSpecific(key:) (overloaded or generic: reached through its type)
 // - DispatchQueue.setSpecific(key:value:) (overloaded or generic: reached through its type)
 // - DispatchQueue.sync(execute:) (overloaded or generic: reached through its type)
