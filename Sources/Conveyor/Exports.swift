@@ -23,6 +23,7 @@
 @_exported import protocol ConveyorCore.DispatchSourceUserDataAdd
 @_exported import protocol ConveyorCore.DispatchSourceUserDataOr
 @_exported import protocol ConveyorCore.DispatchSourceUserDataReplace
+@_exported import class ConveyorCore.DispatchIO
 @_exported import class ConveyorCore.DispatchObject
 @_exported import enum ConveyorCore.DispatchPredicate
 @_exported import func ConveyorCore.dispatchPrecondition
