@@ -229,20 +229,23 @@ import Glibc
     }
 
     @Test func barrierRunsAfterEarlierOperationsAndBeforeLaterOnes() {
-        let path = makePatternFile(size: 2 * 1024 * 1024)
+        let size = 2 * 1024 * 1024
+        let path = makePatternFile(size: size)
         defer { unlink(path) }
         let fd = open(path, O_RDONLY)
         let order = TestLog<String>()
         let recorder = IORecorder()
-        let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: handlers, cleanupHandler: recorder.cleanup)
+        let channel = DispatchIO(type: .stream, fileDescriptor: fd, queue: handlers, cleanupHandler: recorder.cleanup)
         let done = DispatchSemaphore(value: 0)
-        channel.read(offset: 0, length: Int.max, queue: handlers) { finished, _, _ in if finished { order.append("read1") } }
-        channel.barrier { order.append("barrier") }
+        channel.read(offset: 0, length: Int.max, queue: handlers) { _, _, _ in }
+        // As in libdispatch, the barrier waits for the earlier operations' I/O (not for
+        // their last handler calls, which are queued by then): the file position is at the end.
+        channel.barrier { order.append("barrier at \(lseek(fd, 0, SEEK_CUR))") }
         channel.read(offset: 0, length: 10, queue: handlers) { finished, _, _ in
             if finished { order.append("read2"); done.signal() }
         }
         #expect(done.wait(timeout: deadline()) == .success)
-        #expect(order.values == ["read1", "barrier", "read2"])
+        #expect(order.values == ["barrier at \(size)", "read2"])
         channel.close()
         #expect(recorder.waitForCleanup())
         close(fd)
