@@ -154,6 +154,9 @@ class Uses:
                     self.lines.append("_ = %s.%s" % (owner_u, cname))
             elif ck == "Var":
                 self.lines.append("_ = \\%s.%s" % (owner_u, cname))
+            elif ck == "Func" and c.get("funcSelfKind") == "Mutating":
+                # A mutating method cannot be referenced unapplied.
+                self.skipped.append("%s.%s (mutating: reached through its type)" % (".".join(path), c["printedName"]))
             elif ck == "Func" and c["printedName"].endswith("()") and base_counts[cname] > 1:
                 # `name` alone would be ambiguous with its overloads: call it in a closure
                 # that is never run.

@@ -32,6 +32,26 @@ func useEveryDeclaration() {
     let _: Conveyor.ConveyorConcurrency.Type = ConveyorConcurrency.self
     _ = ConveyorConcurrency.installGlobalExecutor
     _ = ConveyorConcurrency.isGlobalExecutor
+    let _: Conveyor.DispatchData.Type = DispatchData.self
+    let _: Conveyor.DispatchData.Iterator.Type = DispatchData.Iterator.self
+    let _: Conveyor.DispatchData.Index.Type = DispatchData.Index.self
+    let _: Conveyor.DispatchData.Indices.Type = DispatchData.Indices.self
+    _ = DispatchData.empty
+    let _: Conveyor.DispatchData.Deallocator.Type = DispatchData.Deallocator.self
+    let _: Conveyor.DispatchData.Deallocator = .free
+    let _: Conveyor.DispatchData.Deallocator = .unmap
+    _ = DispatchData.Deallocator.custom
+    _ = \DispatchData.count
+    _ = \DispatchData.startIndex
+    _ = \DispatchData.endIndex
+    _ = DispatchData.index(before:)
+    _ = DispatchData.index(after:)
+    _ = DispatchData.makeIterator
+    _ = DispatchData.enumerateBytes(_:)
+    _ = DispatchData.subdata(in:)
+    _ = DispatchData.region(location:)
+    let _: Conveyor.DispatchDataIterator.Type = DispatchDataIterator.self
+    _ = DispatchDataIterator.init(_data:)
     let _: Conveyor.DispatchSource.Type = DispatchSource.self
     _ = DispatchSource.activate
     _ = DispatchSource.suspend
@@ -90,6 +110,32 @@ func useEveryDeclaration() {
     let _: (any Conveyor.DispatchSourceUserDataAdd).Type = (any DispatchSourceUserDataAdd).self
     let _: (any Conveyor.DispatchSourceUserDataOr).Type = (any DispatchSourceUserDataOr).self
     let _: (any Conveyor.DispatchSourceUserDataReplace).Type = (any DispatchSourceUserDataReplace).self
+    let _: Conveyor.DispatchIO.Type = DispatchIO.self
+    _ = \DispatchIO.fileDescriptor
+    _ = DispatchIO.barrier(execute:)
+    _ = DispatchIO.setLimit(highWater:)
+    _ = DispatchIO.setLimit(lowWater:)
+    let _: Conveyor.DispatchIO.StreamType.Type = DispatchIO.StreamType.self
+    let _: Conveyor.DispatchIO.StreamType = .stream
+    let _: Conveyor.DispatchIO.StreamType = .random
+    let _: Conveyor.DispatchIO.CloseFlags.Type = DispatchIO.CloseFlags.self
+    _ = \DispatchIO.CloseFlags.rawValue
+    _ = DispatchIO.CloseFlags.init(rawValue:)
+    _ = DispatchIO.CloseFlags.stop
+    let _: Conveyor.DispatchIO.IntervalFlags.Type = DispatchIO.IntervalFlags.self
+    _ = \DispatchIO.IntervalFlags.rawValue
+    _ = DispatchIO.IntervalFlags.init(rawValue:)
+    _ = DispatchIO.IntervalFlags.init(nilLiteral:)
+    _ = DispatchIO.IntervalFlags.strictInterval
+    _ = DispatchIO.init(type:fileDescriptor:queue:cleanupHandler:)
+    _ = DispatchIO.init(type:path:oflag:mode:queue:cleanupHandler:)
+    _ = DispatchIO.init(type:io:queue:cleanupHandler:)
+    _ = DispatchIO.read(offset:length:queue:ioHandler:)
+    _ = DispatchIO.write(offset:data:queue:ioHandler:)
+    _ = DispatchIO.setInterval(interval:flags:)
+    _ = DispatchIO.close(flags:)
+    _ = DispatchIO.read(fromFileDescriptor:maxLength:runningHandlerOn:handler:)
+    _ = DispatchIO.write(toFileDescriptor:data:runningHandlerOn:handler:)
     let _: Conveyor.DispatchObject.Type = DispatchObject.self
     _ = DispatchObject.setTarget(queue:)
     _ = DispatchObject.activate
@@ -223,6 +269,15 @@ func useEveryDeprecatedDeclaration() {
 }
 
 // Not named one by one (each is reached through its type, checked above):
+// - DispatchData.append(_:) (overloaded or generic: reached through its type)
+// - DispatchData.append(_:count:) (mutating: reached through its type)
+// - DispatchData.copyBytes(to:count:) (overloaded or generic: reached through its type)
+// - DispatchData.copyBytes(to:from:) (overloaded or generic: reached through its type)
+// - DispatchData.init(bytes:) (overloaded or generic: reached through its type)
+// - DispatchData.init(bytesNoCopy:deallocator:) (overloaded or generic: reached through its type)
+// - DispatchData.subscript(_:) (overloaded or generic: reached through its type)
+// - DispatchData.withUnsafeBytes(body:) (overloaded or generic: reached through its type)
+// - DispatchDataIterator.next() (mutating: reached through its type)
 // - DispatchQueue.getSpecific(key:) (overloaded or generic: reached through its type)
 // - DispatchQueue.setSpecific(key:value:) (overloaded or generic: reached through its type)
 // - DispatchQueue.sync(execute:) (overloaded or generic: reached through its type)

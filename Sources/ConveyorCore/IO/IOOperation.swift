@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The size of one read or write system call, and the default low-water mark (1 MiB, as
+/// libdispatch uses on Linux).
+let ioChunkSize = 1024 * 1024
+
+/// A channel's limits and delivery interval, copied into each operation when it is
+/// created (so `setLimit` affects only later operations, as in libdispatch).
+struct IOParameters {
+    var low = ioChunkSize
+    var high = Int.max
+    var interval: UInt64 = 0
+    var strictInterval = false
+}
+
+/// Which way an operation moves bytes.
+enum IODirection { case read, write }
+
+/// What one system call of an operation came to.
+enum IOStepResult {
+    /// Bytes moved; more to do.
+    case deliver
+    /// End of file: deliver what is pending (never empty), then complete.
+    case deliverAndComplete
+    /// All bytes moved, or an error other than the ones below.
+    case complete
+    /// A convenience read that has data and would block: complete it.
+    case completeResume
+    /// Would block: wait for readiness.
+    case resume
+    /// The channel was stopped.
+    case canceled
+    /// The descriptor is bad: every operation on it fails.
+    case descriptorError
+}
+
+/// How to deliver (libdispatch's operation flags).
+struct IODeliverFlags: OptionSet {
+    let rawValue: UInt8
+    static let deliver = IODeliverFlags(rawValue: 1)
+    static let done = IODeliverFlags(rawValue: 2)
+    static let noEmpty = IODeliverFlags(rawValue: 4)
+}
+
+/// The non-Sendable handler a user gave, called only on the operation's serial queue.
+struct IOHandler: @unchecked Sendable {
+    let call: (Bool, DispatchData?, Int32) -> Void
+}
+
+/// One read or write on a channel. Its state is touched only on its lane's queue; its
+/// handler runs on its own serial queue (targeting the user's), so calls arrive in order
+/// even on a concurrent queue.
+final class IOOperation: @unchecked Sendable {
+    let direction: IODirection
+    let channel: DispatchIO
+    let entry: IOFileEntry
+    /// Absolute file offset for random channels.
+    let offset: Int64
+    let length: Int
+    let params: IOParameters
+    let handlerQueue: DispatchQueue
+    let handler: IOHandler
+    let isConvenience: Bool
+
+    var total = 0
+    var err: Int32 = 0
+    /// Read: bytes read and not yet delivered (earlier buffers). Write: bytes not yet written.
+    var data: DispatchData
+    /// The buffer of the current system call: owned (read) or inside `bufferData` (write).
+    var buffer: UnsafeMutableRawPointer?
+    var bufferData: DispatchData?
+    var bufferSize = 0
+    var bufferLength = 0
+    var undelivered = 0
+    var pendingFlags: IODeliverFlags = []
+    var timer: (any DispatchSourceTimer)?
+    var isFinished = false
+
+    init(direction: IODirection, channel: DispatchIO, entry: IOFileEntry, offset: Int64, length: Int,
+         data: DispatchData, params: IOParameters, queue: DispatchQueue, handler: IOHandler,
+         isConvenience: Bool = false) {
+        self.direction = direction
+        self.channel = channel
+        self.entry = entry
+        self.offset = offset
+        self.length = length
+        self.data = data
+        self.params = params
+        self.handlerQueue = DispatchQueue(label: "conveyor.io.operation", target: queue)
+        self.handler = handler
+        self.isConvenience = isConvenience
+    }
+
+    deinit {
+        if direction == .read, let buffer { free(buffer) }
+    }
+
+    /// The error an operation sees now: ECANCELED once stopped, else the descriptor's.
+    func currentError() -> Int32 {
+        if channel.isStopped { return ECANCELED }
+        return entry.err
+    }
+
+    // MARK: performing (on the lane's queue)
+
+    /// One system call. Regular files block (the caller tells the pool); other fds are
+    /// non-blocking.
+    func perform() -> IOStepResult {
+        var error = currentError()
+        if error != 0 { return fail(error) }
+        if buffer == nil { prepareBuffer() }
+        error = entry.openIfNeeded()
+        if error != 0 { return fail(error) }
+        let fd = entry.fd
+        let position = buffer! + bufferLength
+        let count = bufferSize - bufferLength
+        let fileOffset = off_t(offset) + off_t(total)
+        var processed: Int
+        repeat {
+            switch (direction, channel.type) {
+            case (.read, .stream): processed = Glibc.read(fd, position, count)
+            case (.read, .random): processed = pread(fd, position, count, fileOffset)
+            case (.write, .stream): processed = IOWriter.write(fd, position, count)
+            case (.write, .random): processed = IOWriter.pwrite(fd, position, count, fileOffset)
+            }
+        } while processed < 0 && errno == EINTR
+        if processed < 0 { return fail(errno) }
+        if processed == 0 { return .deliverAndComplete }
+        bufferLength += processed
+        total += processed
+        return total == length ? .complete : .deliver
+    }
+
+    private func fail(_ error: Int32) -> IOStepResult {
+        if error == EAGAIN || error == EWOULDBLOCK {
+            if direction == .read && total > 0 && isConvenience { return .completeResume }
+            return .resume
+        }
+        err = error
+        switch error {
+        case ECANCELED: return .canceled
+        case EBADF:
+            entry.recordDescriptorError(EBADF)
+            return .descriptorError
+        default: return .complete
+        }
+    }
+
+    private func prepareBuffer() {
+        var room = params.high
+        switch direction {
+        case .read:
+            if data.count > 0 { room -= data.count }
+            room = min(room, ioChunkSize)
+            bufferSize = length < Int.max ? min(length - total, room) : room
+            var memory: UnsafeMutableRawPointer?
+            _ = posix_memalign(&memory, Int(getpagesize()), max(bufferSize, 1))
+            buffer = memory
+        case .write:
+            // Write the first region whole; add further regions while under a chunk.
+            let chunk = min(ioChunkSize, room)
+            var size = 0
+            data.enumerateBytes { region, _, stop in
+                let next = size + region.count
+                if size == 0 || next <= chunk { size = next }
+                stop = next >= chunk
+            }
+            bufferSize = min(size, room)
+            let piece = data.subdata(in: 0..<bufferSize)
+            bufferData = piece
+            buffer = UnsafeMutableRawPointer(mutating: piece.storage.contiguousBytes())
+        }
+    }
+
+    // MARK: delivering
+
+    /// Hands data to the handler when the water marks (or `flags`) say so; mirrors
+    /// libdispatch's `_dispatch_operation_deliver_data`.
+    func deliver(_ flags: IODeliverFlags) {
+        var error: Int32 = 0
+        let pending = undelivered + bufferLength
+        var shouldDeliver = !flags.isDisjoint(with: [.deliver, .done]) || pendingFlags.contains(.deliver)
+        pendingFlags = []
+        if !shouldDeliver {
+            if pending >= params.low {
+                shouldDeliver = true
+            } else if bufferLength < bufferSize {
+                return
+            }
+        } else {
+            error = err
+            if error == 0 && channel.isStopped {
+                error = ECANCELED
+                err = error
+            }
+        }
+        var delivered: DispatchData
+        switch direction {
+        case .read:
+            if bufferLength > 0, let filled = buffer {
+                let kept = bufferLength < bufferSize ? (realloc(filled, bufferLength) ?? filled) : filled
+                let region = DataRegion(base: UnsafeRawPointer(kept), count: bufferLength, release: .free)
+                buffer = nil
+                bufferLength = 0
+                delivered = data
+                delivered.append(DispatchData(region: region))
+            } else {
+                delivered = data
+            }
+            data = shouldDeliver ? .empty : delivered
+        case .write:
+            delivered = shouldDeliver ? data.subdata(in: bufferLength..<Int.max) : .empty
+            if bufferData != nil && bufferLength == bufferSize {
+                bufferData = nil
+                buffer = nil
+                bufferLength = 0
+                data = shouldDeliver ? delivered : data.subdata(in: bufferSize..<Int.max)
+            }
+        }
+        if !shouldDeliver || (flags.contains(.noEmpty) && delivered.count == 0) {
+            undelivered = pending
+            return
+        }
+        undelivered = 0
+        let done = flags.contains(.done)
+        let piece = delivered
+        let code = error
+        let direction = self.direction
+        let handler = self.handler
+        let entry = self.entry
+        entry.retain()
+        handlerQueue.async {
+            var payload: DispatchData? = piece
+            if done {
+                if direction == .read && code != 0 {
+                    if piece.count > 0 { handler.call(false, piece, 0) }
+                    payload = nil
+                } else if direction == .write && code == 0 {
+                    payload = nil
+                }
+            }
+            handler.call(done, payload, code)
+            entry.release()
+        }
+    }
+
+    /// The final delivery (libdispatch does it when the operation is freed): whatever is
+    /// pending, `done` set, and the error.
+    func finish() {
+        if isFinished { return }
+        isFinished = true
+        timer?.cancel()
+        timer = nil
+        deliver(.done)
+        entry.barrierGroup.leave()
+        entry.release()
+    }
+
+    /// Starts the interval timer (`setInterval`) on the lane's queue.
+    func startIntervalTimer(on queue: DispatchQueue) {
+        guard params.interval > 0 else { return }
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = Int(min(params.interval, UInt64(Int.max)))
+        source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        source.setEventHandler { [weak self] in
+            guard let self, !self.isFinished else { return }
+            self.deliver(self.params.strictInterval ? .deliver : [])
+        }
+        source.resume()
+        timer = source
+    }
+}
