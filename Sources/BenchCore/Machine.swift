@@ -56,6 +56,13 @@ public enum Machine {
         return count
     }
 
+    /// The machine's one-minute load average (/proc/loadavg), or nil: on a shared machine,
+    /// how much other work competed with the benchmark.
+    public static var loadAverage: Double? {
+        guard let text = readTextFile("/proc/loadavg"), let first = text.split(separator: " ").first else { return nil }
+        return Double(first)
+    }
+
     /// The Swift compiler version this harness was built with.
     public static let swiftVersion: String = compilerVersion
 }

@@ -58,6 +58,7 @@ enum ConveyorBench {
         }
         Console.progress("(progress: d = libdispatch run, c = Conveyor run, m/M = their allocation-counting runs, ! failed, ~ gave up)\n")
 
+        let loadAtStart = Machine.loadAverage
         var rows: [ResultRow] = []
         for (dispatch, conveyor) in selected {
             rows += runner.run(dispatch: dispatch, conveyor: conveyor)
@@ -66,6 +67,7 @@ enum ConveyorBench {
             rows: rows, runs: options.runs, quick: options.quick, timeLimitSeconds: timeLimit,
             inProcess: options.inProcess,
             command: (["conveyor-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+            loadAverages: (loadAtStart, Machine.loadAverage),
             candidateLibrary: BenchConveyor.Catalog.library)
 
         print("")

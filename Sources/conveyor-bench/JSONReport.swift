@@ -28,6 +28,8 @@ enum JSONReport {
             ("machine", machine),
             ("command", string(report.command)),
             ("mode", string(report.inProcess ? "in-process" : "child-process")),
+            ("loadAverageAtStart", report.loadAverages.start.map(number) ?? "null"),
+            ("loadAverageAtEnd", report.loadAverages.end.map(number) ?? "null"),
             ("runs", String(report.runs)),
             ("warmUps", report.inProcess ? "1" : "0"),
             ("quick", report.quick ? "true" : "false"),
