@@ -24,7 +24,7 @@ public enum Catalog {
     /// Every workload, in run order: idle-cpu first (while no earlier workload has left
     /// threads behind); many-queues late, because libdispatch answers it with a few hundred
     /// threads that exit about 5 s later and would disturb timing-sensitive workloads
-    /// (the memory and malloc counts after it are not timing-sensitive); blocking-fan-out
+    /// (the memory counts after it are not timing-sensitive); blocking-fan-out
     /// last (it leaves libdispatch with extra threads).
     public static let all: [Workload] = [
         idleCPU,
@@ -37,11 +37,11 @@ public enum Catalog {
         semaphoreUncontended,
         semaphorePingPong,
         readerWriter,
+        readerWriterSync,
         timerLateness,
         manyQueues,
         memoryPerIdleQueue,
         memoryPerPendingTask,
-        mallocsPerAsync,
         blockingFanOut,
     ]
 }

@@ -10,14 +10,15 @@ extension Catalog {
     static let manyQueues = Workload(
         name: "many-queues",
         summary: "10,000 serial queues x 50 async tasks each, submitted round-robin (FIFO checked); ns per task",
-        metrics: [MetricSpec(unit: .nanosecondsPerOp)]
+        metrics: [MetricSpec(unit: .nanosecondsPerOp)],
+        countsAllocations: true
     ) { context in
         let queueCount = context.size(10_000, quick: 1_000)
         let tasksPerQueue = 50
         let queues = (0..<queueCount).map { _ in DispatchQueue(label: "bench.many") }
         let checks = (0..<queueCount).map { _ in Guarded(SequenceCheck()) }
         let group = DispatchGroup()
-        let (ns, _) = BenchClock.measure {
+        let perTask = context.perOperation(queueCount * tasksPerQueue) {
             for task in 0..<tasksPerQueue {
                 for index in 0..<queueCount {
                     let state = checks[index]
@@ -29,6 +30,6 @@ extension Catalog {
         for state in checks {
             try state.value.verify(expected: tasksPerQueue, "many-queues")
         }
-        return [Double(ns) / Double(queueCount * tasksPerQueue)]
+        return [perTask]
     }
 }

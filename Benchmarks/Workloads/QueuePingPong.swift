@@ -10,18 +10,19 @@ extension Catalog {
     static let queuePingPong = Workload(
         name: "queue-ping-pong",
         summary: "two serial queues async-ing to each other; ns per round trip",
-        metrics: [MetricSpec(unit: .nanosecondsPerOp)]
+        metrics: [MetricSpec(unit: .nanosecondsPerOp)],
+        countsAllocations: true
     ) { context in
         let rounds = context.size(50_000, quick: 5_000)
         let game = PingPong(rounds: rounds)
-        let (ns, _) = BenchClock.measure {
+        let perRound = context.perOperation(rounds) {
             game.ping.async { game.servePing() }
             game.finished.wait()
         }
         try check(
             game.pings == rounds && game.pongs == rounds,
             "queue-ping-pong: \(game.pings) pings and \(game.pongs) pongs of \(rounds)")
-        return [Double(ns) / Double(rounds)]
+        return [perRound]
     }
 }
 

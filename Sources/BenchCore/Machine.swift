@@ -34,6 +34,11 @@ public enum Machine {
     /// Threads in this process right now (from /proc/self/status), or -1.
     public static var threadCount: Int { Int(cbs_thread_count()) }
 
+    /// Context switches of every thread of this process so far (live or exited; voluntary
+    /// plus involuntary, from getrusage), or -1. A voluntary switch is a thread going to sleep,
+    /// so each one is followed by a wake-up: differences of this count measure wake-ups.
+    public static var contextSwitches: Int { Int(cbs_context_switches()) }
+
     /// Threads the process had when the harness started (it reads this first thing).
     public static let threadsAtLaunch = threadCount
 
@@ -49,6 +54,13 @@ public enum Machine {
             count = threadCount
         }
         return count
+    }
+
+    /// The machine's one-minute load average (/proc/loadavg), or nil: on a shared machine,
+    /// how much other work competed with the benchmark.
+    public static var loadAverage: Double? {
+        guard let text = readTextFile("/proc/loadavg"), let first = text.split(separator: " ").first else { return nil }
+        return Double(first)
     }
 
     /// The Swift compiler version this harness was built with.

@@ -2,6 +2,7 @@
 public struct MetricSpec: Sendable {
     /// Appended to the workload name to name the table row ("" for a workload's only metric).
     public let label: String
+    /// What the number counts, which also decides how it is printed.
     public let unit: MetricUnit
     /// True for efficiency-like metrics, where a larger value is better.
     public let higherIsBetter: Bool
@@ -9,6 +10,7 @@ public struct MetricSpec: Sendable {
     /// ratio treats both sides as at least this much, so 0.1 vs 0.3 reads as a tie.
     public let noiseFloor: Double
 
+    /// A metric named `label` (empty for a workload's only or main metric).
     public init(_ label: String = "", unit: MetricUnit, higherIsBetter: Bool = false, noiseFloor: Double = 0) {
         self.label = label
         self.unit = unit
@@ -23,6 +25,8 @@ public enum MetricUnit: String, Sendable {
     case nanosecondsPerOp = "ns/op"
     /// Milliseconds of wall time.
     case milliseconds = "ms"
+    /// Microseconds of wall time.
+    case microseconds = "µs"
     /// Bytes (of heap, per object).
     case bytes = "bytes"
     /// Allocation calls per operation.
@@ -31,12 +35,17 @@ public enum MetricUnit: String, Sendable {
     case percent = "%"
     /// Milliseconds of process CPU time per second of wall time.
     case cpuMillisecondsPerSecond = "CPU ms/s"
+    /// Context switches of the whole process per 1,000 operations (wake-ups, see
+    /// `Machine.contextSwitches`).
+    case switchesPerThousand = "switches/1k"
 
     /// How many digits after the point the table shows for a value of this size.
     public func decimals(for value: Double) -> Int {
         switch self {
         case .nanosecondsPerOp: return abs(value) < 100 ? 1 : 0
         case .milliseconds: return abs(value) < 10 ? 3 : 1
+        case .microseconds: return abs(value) < 10 ? 1 : 0
+        case .switchesPerThousand: return 0
         case .bytes: return 0
         case .allocationsPerOp: return 2
         case .percent: return 1

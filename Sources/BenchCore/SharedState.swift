@@ -19,6 +19,16 @@ public final class AtomicCounter: Sendable {
     public var value: Int { storage.load(ordering: .acquiring) }
 }
 
+/// The plainest shared state a user's closure captures: a class with one counter, bumped
+/// with `counter.n += 1` under the protection of the code under test (a serial queue).
+/// Unsynchronised on purpose, like `Guarded`.
+public final class Counter: @unchecked Sendable {
+    /// The count; only ever touched where the dispatch library promises exclusion.
+    public var n = 0
+    /// A counter at zero.
+    public init() {}
+}
+
 /// Mutable state whose exclusive access the code under test promises (a serial queue, a
 /// barrier, a semaphore hand-off). It is deliberately unsynchronised: if the dispatch library
 /// breaks its promise, the workload's checks see torn or lost updates.

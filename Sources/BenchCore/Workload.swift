@@ -19,7 +19,12 @@ public struct Workload: Sendable {
     public let summary: String
     /// What `body` returns, in order.
     public let metrics: [MetricSpec]
+    /// How the harness repeats it.
     public let schedule: Schedule
+    /// Whether the harness also runs it once with allocation counting on, to report
+    /// allocation calls per operation in an extra row (the workload measures its region
+    /// with `RunContext.perOperation`, which counts instead of timing in that run).
+    public let countsAllocations: Bool
     /// Runs the workload once. Throws `WorkloadError` when the result is wrong or when the
     /// workload gave up after `RunContext.timeLimitSeconds`.
     public let body: @Sendable (RunContext) throws -> [Double]
@@ -29,12 +34,14 @@ public struct Workload: Sendable {
         summary: String,
         metrics: [MetricSpec],
         schedule: Schedule = .repeated,
+        countsAllocations: Bool = false,
         body: @escaping @Sendable (RunContext) throws -> [Double]
     ) {
         self.name = name
         self.summary = summary
         self.metrics = metrics
         self.schedule = schedule
+        self.countsAllocations = countsAllocations
         self.body = body
     }
 }
@@ -45,14 +52,31 @@ public struct RunContext: Sendable {
     public let quick: Bool
     /// How long a workload that can hang (blocking fan-out) waits before it gives up.
     public let timeLimitSeconds: Double
+    /// This run counts allocation calls instead of measuring time (see `perOperation`).
+    public let countingAllocations: Bool
 
-    public init(quick: Bool, timeLimitSeconds: Double) {
+    /// A context for one run.
+    public init(quick: Bool, timeLimitSeconds: Double, countingAllocations: Bool = false) {
         self.quick = quick
         self.timeLimitSeconds = timeLimitSeconds
+        self.countingAllocations = countingAllocations
     }
 
     /// `full` normally, `quick` under `--quick`.
     public func size(_ full: Int, quick quickSize: Int) -> Int { quick ? quickSize : full }
+
+    /// Runs `body`, the measured region of `operations` operations, and returns nanoseconds
+    /// per operation; in a run that counts allocations, allocation calls (all threads) per
+    /// operation instead. Counting is never on in a timed run: while on, every allocation
+    /// touches one shared counter, which would slow both libraries down.
+    public func perOperation(_ operations: Int, _ body: () throws -> Void) rethrows -> Double {
+        if countingAllocations {
+            let (allocations, _, _) = try Heap.countAllocations(body)
+            return Double(allocations) / Double(operations)
+        }
+        let (ns, _) = try BenchClock.measure(body)
+        return Double(ns) / Double(operations)
+    }
 }
 
 /// Why a workload run produced no numbers.

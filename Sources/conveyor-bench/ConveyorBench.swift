@@ -6,7 +6,9 @@ import Glibc
 #endif
 
 /// `conveyor-bench`: runs every workload against the toolchain's Dispatch and against
-/// Conveyor in one process and prints the medians side by side (see Benchmarks/README.md).
+/// Conveyor and prints the medians side by side (see Benchmarks/README.md). Each measured
+/// run is a fresh child process (this program with `--child LIBRARY WORKLOAD`), unless
+/// `--in-process` asks for the old mode with both libraries interleaved in one process.
 ///
 /// The two columns come from two modules built from the same source directory:
 /// `BenchDispatch` (compiled against Dispatch) and `BenchConveyor` (compiled against
@@ -26,6 +28,10 @@ enum ConveyorBench {
             print(Options.usage)
             return
         }
+        if let child = options.child {
+            ChildProcess.serve(
+                options, catalog: child.library == "dispatch" ? BenchDispatch.Catalog.all : BenchConveyor.Catalog.all)
+        }
         let pairs = Array(zip(BenchDispatch.Catalog.all, BenchConveyor.Catalog.all))
         precondition(
             BenchDispatch.Catalog.all.count == BenchConveyor.Catalog.all.count,
@@ -42,17 +48,26 @@ enum ConveyorBench {
 
         let timeLimit = options.timeLimitSeconds ?? (options.quick ? 2 : 5)
         let context = RunContext(quick: options.quick, timeLimitSeconds: timeLimit)
-        let runner = Runner(runs: options.runs, context: context)
-        Console.progress("conveyor-bench: \(selected.count) workloads; calibrating… ")
-        _ = SpinWork.roundsPer10Microseconds
-        Console.progress("done (progress: d = libdispatch run, c = Conveyor run, ! failed, ~ gave up)\n")
+        let runner = Runner(
+            runs: options.runs, context: context, inProcess: options.inProcess,
+            childArguments: options.childArguments)
+        Console.progress("conveyor-bench: \(selected.count) workloads, \(options.inProcess ? "in this process" : "a fresh process per run"); ")
+        if options.inProcess {
+            Console.progress("calibrating… ")
+            _ = SpinWork.roundsPer10Microseconds
+        }
+        Console.progress("(progress: d = libdispatch run, c = Conveyor run, m/M = their allocation-counting runs, ! failed, ~ gave up)\n")
 
+        let loadAtStart = Machine.loadAverage
         var rows: [ResultRow] = []
         for (dispatch, conveyor) in selected {
             rows += runner.run(dispatch: dispatch, conveyor: conveyor)
         }
         let report = Report(
             rows: rows, runs: options.runs, quick: options.quick, timeLimitSeconds: timeLimit,
+            inProcess: options.inProcess,
+            command: (["conveyor-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+            loadAverages: (loadAtStart, Machine.loadAverage),
             candidateLibrary: BenchConveyor.Catalog.library)
 
         print("")
@@ -66,8 +81,11 @@ enum ConveyorBench {
                 Console.progress("wrote \(path)\n")
             }
         }
-        if let path = options.svgPath {
-            if let problem = Console.writeFile(path, SVGChart.render(report)) {
+        let outputs: [(String?, (Report) -> String)] = [
+            (options.svgPath, SVGChart.render), (options.markdownPath, TableReport.markdown),
+        ]
+        for case let (path?, render) in outputs {
+            if let problem = Console.writeFile(path, render(report)) {
                 Console.progress("conveyor-bench: \(problem)\n")
                 status = 1
             } else {

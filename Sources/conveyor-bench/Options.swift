@@ -4,7 +4,14 @@ struct Options: Sendable {
     var only: [String] = []
     var jsonPath: String?
     var svgPath: String?
+    var markdownPath: String?
     var list = false
+    /// Run both libraries in this one process, interleaved (the old mode), not in children.
+    var inProcess = false
+    /// Set in a child process: which library's module and which workload to run once.
+    var child: (library: String, workload: String)?
+    /// In a child: count allocation calls over the measured region instead of timing it.
+    var countAllocations = false
     var quick = false
     var help = false
     /// Seconds a workload that can hang (blocking fan-out) waits before giving up.
@@ -14,13 +21,17 @@ struct Options: Sendable {
         USAGE: conveyor-bench [options]
 
         Runs every workload against the toolchain's Dispatch (libdispatch) and against
-        Conveyor in the same process and prints medians side by side.
+        Conveyor and prints medians side by side. Each measured run of each library is a
+        fresh child process (this program run again with --child), as users run programs.
 
         OPTIONS:
           --runs N            measured runs per workload and library after one warm-up (default 5)
           --only NAME         run only workloads whose name contains NAME (repeatable)
           --json PATH         also write the results as JSON to PATH
           --svg PATH          also write an SVG bar chart of the ratios to PATH
+          --markdown PATH     also write the table as Markdown (README's format) to PATH
+          --in-process        run both libraries in this one process, interleaved, after a
+                              warm-up each (the old mode; slower and noisier than alone)
           --list              list the workloads and exit
           --quick             smaller sizes (CI smoke test, under a minute)
           --time-limit SECS   give up on a hanging workload after SECS (default 5; 2 with --quick)
@@ -50,6 +61,15 @@ struct Options: Sendable {
             case "--only": options.only.append(try value(for: flag))
             case "--json": options.jsonPath = try value(for: flag)
             case "--svg": options.svgPath = try value(for: flag)
+            case "--markdown": options.markdownPath = try value(for: flag)
+            case "--in-process": options.inProcess = true
+            case "--child":
+                let library = try value(for: flag)
+                guard library == "dispatch" || library == "conveyor" else {
+                    throw UsageError("--child needs dispatch or conveyor, not '\(library)'")
+                }
+                options.child = (library, try value(for: flag))
+            case "--count-allocations": options.countAllocations = true
             case "--list": options.list = true
             case "--quick": options.quick = true
             case "--time-limit":
@@ -61,6 +81,15 @@ struct Options: Sendable {
             }
         }
         return options
+    }
+
+    /// The options a child process needs to run one workload as this run would (sizes and
+    /// time limit), as command-line arguments.
+    var childArguments: [String] {
+        var arguments: [String] = []
+        if quick { arguments.append("--quick") }
+        if let timeLimitSeconds { arguments += ["--time-limit", "\(timeLimitSeconds)"] }
+        return arguments
     }
 
     /// Whether the workload named `name` was selected by `--only` (all are by default).

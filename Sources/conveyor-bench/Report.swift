@@ -6,6 +6,13 @@ struct Report: Sendable {
     let runs: Int
     let quick: Bool
     let timeLimitSeconds: Double
+    /// Whether both libraries ran in the harness's own process (`--in-process`) rather than
+    /// each run in a fresh child process.
+    let inProcess: Bool
+    /// The command line that produced the report (`conveyor-bench` and its arguments).
+    let command: String
+    /// The machine's one-minute load average when the run started and when it ended.
+    let loadAverages: (start: Double?, end: Double?)
     /// The module the "Conveyor" column was really compiled against ("Conveyor", or
     /// "Dispatch" while the package switch is off and the column is a stand-in).
     let candidateLibrary: String
@@ -34,7 +41,12 @@ struct Report: Sendable {
 
     /// How the numbers were taken.
     var methodLine: String {
-        "\(quick ? "quick sizes" : "full sizes") · median of \(runs) run\(runs == 1 ? "" : "s") after 1 warm-up, the two libraries interleaved (idle-cpu: 1 run) · hanging workloads give up after \(Format.compact(timeLimitSeconds)) s"
+        let plural = runs == 1 ? "" : "s"
+        let how = inProcess
+            ? "median of \(runs) run\(plural) after 1 warm-up, both libraries in one process, interleaved"
+            : "median of \(runs) run\(plural), each a fresh process per library, the libraries taking turns"
+        let load = [loadAverages.start, loadAverages.end].map { $0.map { Format.fixed($0, 1) } ?? "?" }
+        return "\(quick ? "quick sizes" : "full sizes") · \(how) (idle-cpu: 1 run) · hanging workloads give up after \(Format.compact(timeLimitSeconds)) s · load average \(load[0]) → \(load[1])"
     }
 
     /// Rows where a side gave up, with how far it got, for the notes under the table.

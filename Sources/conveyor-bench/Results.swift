@@ -29,7 +29,10 @@ struct SideResult: Sendable {
         guard let seconds = timedOutAfter, failure == nil else { return nil }
         switch unit {
         case .milliseconds: return seconds * 1000
-        case .nanosecondsPerOp, .bytes, .allocationsPerOp, .percent, .cpuMillisecondsPerSecond: return nil
+        case .microseconds: return seconds * 1_000_000
+        case .nanosecondsPerOp, .bytes, .allocationsPerOp, .percent, .cpuMillisecondsPerSecond,
+            .switchesPerThousand:
+            return nil
         }
     }
 }

@@ -23,7 +23,9 @@ enum TableReport {
                 Format.pad(cell, widths[column], right: column >= 2)
             }.joined(separator: "  ")
         }
-        var out = "Conveyor vs libdispatch: the same workload source, both libraries in one process\n"
+        var out = "Conveyor vs libdispatch: the same workload source, "
+        out += report.inProcess ? "both libraries in one process\n" : "each run a fresh process\n"
+        out += "command: \(report.command)\n"
         out += "machine: \(Report.machineLine)\n"
         out += "method:  \(report.methodLine)\n"
         out += "\(Report.ratioDefinition)\n"
@@ -41,6 +43,29 @@ enum TableReport {
         if !failures.isEmpty {
             out += "\nFAILED checks (a failed row is never counted as fast):\n"
             for failure in failures { out += "  \(failure)\n" }
+        }
+        return out
+    }
+
+    /// `--markdown`: the table as README shows it, with the command and method above it.
+    static func markdown(_ report: Report) -> String {
+        var out = "`\(report.command)`\n\n"
+        out += "\(Report.machineLine) · \(report.methodLine)\n\n"
+        out += "| workload | unit | libdispatch | \(report.candidateHeading) | ratio | spread |\n"
+        out += "| --- | --- | ---: | ---: | ---: | ---: |\n"
+        for row in report.rows {
+            let cells = [
+                row.name,
+                row.metric.unit.rawValue,
+                Format.side(row.dispatch, unit: row.metric.unit),
+                Format.side(row.conveyor, unit: row.metric.unit),
+                Format.ratio(row.ratio),
+                row.spread.map { Format.fixed($0 * 100, 0) + "%" } ?? "-",
+            ]
+            out += "| " + cells.joined(separator: " | ") + " |\n"
+        }
+        for note in report.timeouts + report.failures.map({ "FAILED: \($0)" }) {
+            out += "\n\(note)\n"
         }
         return out
     }
