@@ -78,7 +78,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "conveyor-bench",
-            dependencies: ["BenchCore", "BenchDispatch", "BenchConveyor"]
+            // Conveyor itself for the Swift concurrency section (Sources/conveyor-bench/Concurrency).
+            dependencies: ["BenchCore", "BenchDispatch", "BenchConveyor", "Conveyor"]
         ),
     ],
     swiftLanguageModes: [.v6]

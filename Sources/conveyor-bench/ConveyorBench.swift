@@ -28,6 +28,9 @@ enum ConveyorBench {
             print(Options.usage)
             return
         }
+        if let child = options.concurrencyChild {
+            ConcurrencySection.serve(variant: child.setup, workload: child.workload, quick: options.quick)
+        }
         if let child = options.child {
             ChildProcess.serve(
                 options, catalog: child.library == "dispatch" ? BenchDispatch.Catalog.all : BenchConveyor.Catalog.all)
@@ -41,7 +44,8 @@ enum ConveyorBench {
             return
         }
         let selected = pairs.filter { options.selects($0.0.name) }
-        guard !selected.isEmpty else {
+        let concurrencySelected = ConcurrencyWorkload.all.contains { options.selects($0.name) }
+        guard !selected.isEmpty || concurrencySelected else {
             Console.progress("conveyor-bench: no workload matches \(options.only); try --list\n")
             exit(2)
         }
@@ -71,7 +75,12 @@ enum ConveyorBench {
             candidateLibrary: BenchConveyor.Catalog.library)
 
         print("")
-        print(TableReport.render(report), terminator: "")
+        if !rows.isEmpty { print(TableReport.render(report), terminator: "") }
+        let concurrencyTable = ConcurrencySection.run(runs: options.runs, quick: options.quick, selects: options.selects)
+        if !concurrencyTable.isEmpty {
+            print("")
+            print(concurrencyTable, terminator: "")
+        }
         var status: Int32 = report.failures.isEmpty ? 0 : 1
         if let path = options.jsonPath {
             if let problem = Console.writeFile(path, JSONReport.render(report)) {

@@ -10,6 +10,8 @@ struct Options: Sendable {
     var inProcess = false
     /// Set in a child process: which library's module and which workload to run once.
     var child: (library: String, workload: String)?
+    /// Set in a child process of the Swift concurrency section: which setup and workload.
+    var concurrencyChild: (setup: String, workload: String)?
     /// In a child: count allocation calls over the measured region instead of timing it.
     var countAllocations = false
     var quick = false
@@ -33,6 +35,8 @@ struct Options: Sendable {
           --in-process        run both libraries in this one process, interleaved, after a
                               warm-up each (the old mode; slower and noisier than alone)
           --list              list the workloads and exit
+                              (the Swift concurrency workloads follow the table:
+                              task-group-fan-out, actor-ping-pong, task-sleep-lateness)
           --quick             smaller sizes (CI smoke test, under a minute)
           --time-limit SECS   give up on a hanging workload after SECS (default 5; 2 with --quick)
           -h, --help          show this help
@@ -69,6 +73,8 @@ struct Options: Sendable {
                     throw UsageError("--child needs dispatch or conveyor, not '\(library)'")
                 }
                 options.child = (library, try value(for: flag))
+            case "--concurrency-child":
+                options.concurrencyChild = (try value(for: flag), try value(for: flag))
             case "--count-allocations": options.countAllocations = true
             case "--list": options.list = true
             case "--quick": options.quick = true
