@@ -49,30 +49,50 @@ extension DispatchQueue {
     /// Acquires this queue and every level above it, runs `body` on the calling thread
     /// with a frame for each level (the queue itself innermost), then releases them.
     final func syncOnCallingThread(barrier: Bool, band: QoSBand, _ body: () -> Void) {
+        while !syncOnCallingThread(barrier: barrier, band: band, body, depth: chainDepth) {}
+    }
+
+    /// Levels from this queue up to (not counting) its global queue.
+    private final var chainDepth: Int {
         var depth = 0
         var level: DispatchQueue? = self
         while let current = level, current.kind != .root {
             depth += 1
             level = current.targetQueue
         }
+        return depth
+    }
+
+    /// One attempt with room for `depth` levels. Returns false, holding nothing, when the
+    /// chain turned out longer: a level still inactive when counted was given a new
+    /// target before it was activated, while this thread waited for it.
+    private final func syncOnCallingThread(barrier: Bool, band: QoSBand, _ body: () -> Void, depth: Int) -> Bool {
         withUnsafeTemporaryAllocation(of: SyncLevel.self, capacity: depth) { levels in
             var held = 0
             var current: DispatchQueue = self
+            var complete = true
             while current.kind != .root {
                 let isBottom = held == 0
                 // A level this thread already holds shared (it runs an item of that
                 // concurrent queue): it and everything above it are held already.
                 if !isBottom && currentThreadHolding(current) == .shared { break }
+                if held == depth {
+                    complete = false
+                    break
+                }
                 let hold = current.acquireForSync(barrier: isBottom && barrier, band: band)
                 (levels.baseAddress! + held).initialize(to: SyncLevel(queue: .passUnretained(current), hold: hold))
                 held += 1
                 current = current.targetQueue!
             }
-            Self.runWithFrames(levels, from: held - 1, body)
+            if complete { Self.runWithFrames(levels, from: held - 1, body) }
+            // Bottom first: a level's drain that must run again is put on its target
+            // while the caller still holds that target, so the target is scheduled once.
             for index in 0..<held {
                 let taken = (levels.baseAddress! + index).move()
                 taken.queue.takeUnretainedValue().releaseAfterSync(taken.hold)
             }
+            return complete
         }
     }
 
