@@ -329,6 +329,8 @@ int cnv_signal_forward_install(int signo) {
     // SIGCHLD: what the disposition said about children is kept. SIG_IGN (or
     // SA_NOCLDWAIT) means the kernel reaps them; the forwarder asks for the same with
     // SA_NOCLDWAIT, which still sends SIGCHLD for the source. SA_NOCLDSTOP is kept too.
+    // (A known Linux fault of libdispatch, not copied: its handler replaces SIG_IGN with
+    // plain flags, so children become zombies while a SIGCHLD source exists.)
     if (signo == SIGCHLD) {
         forward.sa_flags |= current.sa_flags & (SA_NOCLDWAIT | SA_NOCLDSTOP);
         if (current.sa_handler == SIG_IGN) forward.sa_flags |= SA_NOCLDWAIT;
