@@ -81,14 +81,16 @@ extension DispatchQueue {
 
         var result: T?
         var failure: (any Error)?
-        withoutActuallyEscaping(work) { escapable in
-            let body = {
-                do { result = try escapable() } catch { failure = error }
+        if isMainBound {
+            withoutActuallyEscaping(work) { escapable in
+                syncByProxy(barrier: barrier, band: band) {
+                    do { result = try escapable() } catch { failure = error }
+                }
             }
-            if isMainBound {
-                syncByProxy(barrier: barrier, band: band, body)
-            } else {
-                syncOnCallingThread(barrier: barrier, band: band, body)
+        } else {
+            // Not escaping: nothing is allocated when every level is idle.
+            syncOnCallingThread(barrier: barrier, band: band) {
+                do { result = try work() } catch { failure = error }
             }
         }
         if let failure { return try rescue(failure) }

@@ -86,9 +86,10 @@ extension DispatchQueue {
                 current = current.targetQueue!
             }
             if complete { Self.runWithFrames(levels, from: held - 1, body) }
-            // Bottom first: a level's drain that must run again is put on its target
-            // while the caller still holds that target, so the target is scheduled once.
-            for index in 0..<held {
+            // Top first: the next `sync` caller of a lower level, handed that level when
+            // it is released, then usually finds the levels above idle and takes them
+            // without waiting (one wake-up per caller, not one per level).
+            for index in stride(from: held - 1, through: 0, by: -1) {
                 let taken = (levels.baseAddress! + index).move()
                 taken.queue.takeUnretainedValue().releaseAfterSync(taken.hold)
             }
@@ -140,10 +141,28 @@ extension DispatchQueue {
     /// width unit or the barrier is returned.
     private final func releaseAfterSync(_ hold: SyncHold) {
         switch hold {
-        case .claimedDrain: finish(ownsRetain: false)
-        case .handedDrain: finish(ownsRetain: true)
+        case .claimedDrain: endSyncDrain(ownsRetain: false)
+        case .handedDrain: endSyncDrain(ownsRetain: true)
         case .width: itemCompleted()
         case .barrier: barrierCompleted()
         }
+    }
+
+    /// Ends a `sync` caller's hold of a serial queue's drain. When the next item is
+    /// another `sync` caller, the drain goes straight to it: one wake-up, as libdispatch's
+    /// barrier hand-off does, instead of scheduling the drain on the target for a worker
+    /// that would only hand it over. The caller owns the drain, so it is the list's one
+    /// consumer here; the retain that goes with a handed-over drain is taken if the
+    /// caller claimed the drain without one.
+    private final func endSyncDrain(ownsRetain: Bool) {
+        if !QueueState(raw: state.load(ordering: .acquiring)).isStopped,
+           let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
+            let taken = items.pop()
+            if !ownsRetain { _ = Unmanaged.passRetained(self) }
+            waiter.grant(.handoff)
+            withExtendedLifetime(taken) {}
+            return
+        }
+        finish(ownsRetain: ownsRetain)
     }
 }
