@@ -10,7 +10,7 @@ import CConveyor
 // whole chain itself, bottom first — the queue (its drain, a unit of width, or its
 // barrier), then each level above it up to the global queue (a serial level's drain,
 // or one unit of a concurrent level's width) — runs the closure with a frame for every
-// level, and gives the levels back bottom first. A drain that reaches a waiter hands it
+// level, and gives the levels back top first. A drain that reaches a waiter hands it
 // that level and goes on (or stops, for a serial level); it never runs the waiter's work.
 //
 // Lock order: a drain holds a level and then the child queue whose drain job it popped;
@@ -153,7 +153,9 @@ extension DispatchQueue {
     /// barrier hand-off does, instead of scheduling the drain on the target for a worker
     /// that would only hand it over. The caller owns the drain, so it is the list's one
     /// consumer here; the retain that goes with a handed-over drain is taken if the
-    /// caller claimed the drain without one.
+    /// caller claimed the drain without one. A waiter that links itself just after the
+    /// look is not lost: its push finds the queue enqueued and sets `dirty` (`wakeup`),
+    /// and `finish` then schedules the drain, which hands it over.
     private final func endSyncDrain(ownsRetain: Bool) {
         if !QueueState(raw: state.load(ordering: .acquiring)).isStopped,
            let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
