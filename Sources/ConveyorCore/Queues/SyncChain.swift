@@ -127,7 +127,7 @@ extension DispatchQueue {
         case .root, .main:
             preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
-        let waiter = SyncWaiter(band: band, isBarrier: barrier, runsByProxy: false)
+        let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
         enqueue(waiter)
         switch waiter.waitForGrant() {
         case .handoff: return .handedDrain
