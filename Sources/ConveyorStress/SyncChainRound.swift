@@ -48,16 +48,13 @@ struct SyncChainRound {
             let asyncDone = Atomic<Bool>(true)
             if rng.chance(40) {
                 asyncDone.store(false, ordering: .relaxed)
-                let group = DispatchGroup()
-                queue.async(group: group) {
+                queue.async {
                     let n = inside.count.add(1, ordering: .acquiringAndReleasing).newValue
                     ledger.check(n == 1, "\(n) closures at once inside the serial part of \(name)'s chain (async)")
                     ledger.taskRan()
                     inside.count.subtract(1, ordering: .acquiringAndReleasing)
                     asyncDone.store(true, ordering: .releasing)
-                }
-                // Left to finish behind the sync below (FIFO says: before it).
-                group.notify(queue: .global()) {}
+                }   // not waited for: the sync below must find it done (FIFO)
             }
             let body = {
                 let n = inside.count.add(1, ordering: .acquiringAndReleasing).newValue

@@ -73,6 +73,18 @@ private final class RecursiveMutex: @unchecked Sendable {
                 == Seen(thread: currentThreadID(), relocked: true, onTarget: true))
     }
 
+    /// The caller holds every level while its closure runs, so a `sync` on the target
+    /// from inside still traps as a deadlock (it used to be caught on the draining thread).
+    @Test func syncOnTheTargetFromInsideAChainSyncTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let target = DispatchQueue(label: "held-target")
+            let child = DispatchQueue(label: "held-child", target: target)
+            child.sync { target.sync {} }
+        }
+        let stderr = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(stderr.contains("sync called on queue 'held-target' already owned by the current thread"), "stderr was: \(stderr)")
+    }
+
     /// The target is busy when `sync` is called: the caller waits its turn (after the items
     /// submitted before it, on both levels), then still runs on its own thread.
     @Test func busyChainKeepsOrderAndRunsOnTheCaller() {

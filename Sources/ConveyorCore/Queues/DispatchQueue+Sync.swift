@@ -1,9 +1,11 @@
 import Synchronization
 
 extension DispatchQueue {
-    /// Submits work and waits until it has run, returning its result. On an idle queue
-    /// the work runs at once on the calling thread. Calling `sync` on the queue the
-    /// current thread is running (or one that targets it) would deadlock, and traps.
+    /// Submits work and waits until it has run, returning its result. The work runs on
+    /// the calling thread (at once on an idle queue), whatever the queue's targets are;
+    /// only work for the main queue (or a queue targeting it) runs on the main thread.
+    /// Calling `sync` on the queue the current thread is running (or one that targets
+    /// it) would deadlock, and traps.
     public func sync<T>(execute work: () throws -> T) rethrows -> T {
         try syncImplementation(barrier: false, band: band, work, rescue: { throw $0 })
     }
@@ -79,14 +81,16 @@ extension DispatchQueue {
 
         var result: T?
         var failure: (any Error)?
-        withoutActuallyEscaping(work) { escapable in
-            let body = {
-                do { result = try escapable() } catch { failure = error }
+        if isMainBound {
+            withoutActuallyEscaping(work) { escapable in
+                syncByProxy(barrier: barrier, band: band) {
+                    do { result = try escapable() } catch { failure = error }
+                }
             }
-            if isMainBound {
-                syncByProxy(barrier: barrier, band: band, body)
-            } else {
-                syncOnCallingThread(barrier: barrier, band: band, body)
+        } else {
+            // Not escaping: nothing is allocated when every level is idle.
+            syncOnCallingThread(barrier: barrier, band: band) {
+                do { result = try work() } catch { failure = error }
             }
         }
         if let failure { return try rescue(failure) }

@@ -10,7 +10,7 @@ import CConveyor
 // whole chain itself, bottom first — the queue (its drain, a unit of width, or its
 // barrier), then each level above it up to the global queue (a serial level's drain,
 // or one unit of a concurrent level's width) — runs the closure with a frame for every
-// level, and gives the levels back bottom first. A drain that reaches a waiter hands it
+// level, and gives the levels back top first. A drain that reaches a waiter hands it
 // that level and goes on (or stops, for a serial level); it never runs the waiter's work.
 //
 // Lock order: a drain holds a level and then the child queue whose drain job it popped;
@@ -49,30 +49,51 @@ extension DispatchQueue {
     /// Acquires this queue and every level above it, runs `body` on the calling thread
     /// with a frame for each level (the queue itself innermost), then releases them.
     final func syncOnCallingThread(barrier: Bool, band: QoSBand, _ body: () -> Void) {
+        while !syncOnCallingThread(barrier: barrier, band: band, body, depth: chainDepth) {}
+    }
+
+    /// Levels from this queue up to (not counting) its global queue.
+    private final var chainDepth: Int {
         var depth = 0
         var level: DispatchQueue? = self
         while let current = level, current.kind != .root {
             depth += 1
             level = current.targetQueue
         }
+        return depth
+    }
+
+    /// One attempt with room for `depth` levels. Returns false, holding nothing, when the
+    /// chain turned out longer: a level still inactive when counted was given a new
+    /// target before it was activated, while this thread waited for it.
+    private final func syncOnCallingThread(barrier: Bool, band: QoSBand, _ body: () -> Void, depth: Int) -> Bool {
         withUnsafeTemporaryAllocation(of: SyncLevel.self, capacity: depth) { levels in
             var held = 0
             var current: DispatchQueue = self
+            var complete = true
             while current.kind != .root {
                 let isBottom = held == 0
                 // A level this thread already holds shared (it runs an item of that
                 // concurrent queue): it and everything above it are held already.
                 if !isBottom && currentThreadHolding(current) == .shared { break }
+                if held == depth {
+                    complete = false
+                    break
+                }
                 let hold = current.acquireForSync(barrier: isBottom && barrier, band: band)
                 (levels.baseAddress! + held).initialize(to: SyncLevel(queue: .passUnretained(current), hold: hold))
                 held += 1
                 current = current.targetQueue!
             }
-            Self.runWithFrames(levels, from: held - 1, body)
-            for index in 0..<held {
+            if complete { Self.runWithFrames(levels, from: held - 1, body) }
+            // Top first: the next `sync` caller of a lower level, handed that level when
+            // it is released, then usually finds the levels above idle and takes them
+            // without waiting (one wake-up per caller, not one per level).
+            for index in stride(from: held - 1, through: 0, by: -1) {
                 let taken = (levels.baseAddress! + index).move()
                 taken.queue.takeUnretainedValue().releaseAfterSync(taken.hold)
             }
+            return complete
         }
     }
 
@@ -106,7 +127,7 @@ extension DispatchQueue {
         case .root, .main:
             preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
-        let waiter = SyncWaiter(band: band, isBarrier: barrier, runsByProxy: false)
+        let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
         enqueue(waiter)
         switch waiter.waitForGrant() {
         case .handoff: return .handedDrain
@@ -120,10 +141,30 @@ extension DispatchQueue {
     /// width unit or the barrier is returned.
     private final func releaseAfterSync(_ hold: SyncHold) {
         switch hold {
-        case .claimedDrain: finish(ownsRetain: false)
-        case .handedDrain: finish(ownsRetain: true)
+        case .claimedDrain: endSyncDrain(ownsRetain: false)
+        case .handedDrain: endSyncDrain(ownsRetain: true)
         case .width: itemCompleted()
         case .barrier: barrierCompleted()
         }
+    }
+
+    /// Ends a `sync` caller's hold of a serial queue's drain. When the next item is
+    /// another `sync` caller, the drain goes straight to it: one wake-up, as libdispatch's
+    /// barrier hand-off does, instead of scheduling the drain on the target for a worker
+    /// that would only hand it over. The caller owns the drain, so it is the list's one
+    /// consumer here; the retain that goes with a handed-over drain is taken if the
+    /// caller claimed the drain without one. A waiter that links itself just after the
+    /// look is not lost: its push finds the queue enqueued and sets `dirty` (`wakeup`),
+    /// and `finish` then schedules the drain, which hands it over.
+    private final func endSyncDrain(ownsRetain: Bool) {
+        if !QueueState(raw: state.load(ordering: .acquiring)).isStopped,
+           let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
+            let taken = items.pop()
+            if !ownsRetain { _ = Unmanaged.passRetained(self) }
+            waiter.grant(.handoff)
+            withExtendedLifetime(taken) {}
+            return
+        }
+        finish(ownsRetain: ownsRetain)
     }
 }

@@ -102,7 +102,9 @@ final class ClosureJob: Job, @unchecked Sendable {
     override func run(on queue: DispatchQueue?) {
         body()
         body = Self.nothing   // release the closure's context now, before anyone is told
-        let group = self.group   // alive: a non-empty group keeps itself alive
+        // Not retained (no atomic pair on a group all workers share): a non-empty group
+        // keeps itself alive until this leave.
+        unowned(unsafe) let group = self.group
         self.group = nil
         group?.leave()
         JobCache.withCurrent { $0.put(self) }
