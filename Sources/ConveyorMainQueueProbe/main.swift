@@ -50,6 +50,7 @@ let modes: [String: () -> Never] = [
     "dispatch-main": checkDispatchMain,
     "host-loop": checkHostLoop,
     "sync-on-main": { DispatchQueue.main.sync {}; exit(0) },
+    "sync-through-main": { DispatchQueue(label: "probe.targets-main", target: .main).sync {}; exit(0) },
     "main-thread-bound": checkMainThreadIsBound,
     "main-actor": checkMainActor,
     "not-on-main-traps": { dispatchPrecondition(condition: .notOnQueue(.main)); exit(0) },

@@ -51,6 +51,12 @@ import Glibc
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     }
 
+    @Test func syncOnAQueueTargetingMainFromTheMainThreadTraps() throws {
+        let outcome = try runProbe("sync-through-main")
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("through its target 'com.apple.main-thread'"), "stderr: \(outcome.stderr)")
+    }
+
     @Test func mainQueueSyncFromTheMainThreadTraps() throws {
         let outcome = try runProbe("sync-on-main")
         #expect(outcome.status != 0)

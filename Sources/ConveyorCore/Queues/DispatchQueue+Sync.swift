@@ -133,7 +133,10 @@ extension DispatchQueue {
         var queue: DispatchQueue? = self
         var needsExclusive = kind != .concurrent || barrier
         while let level = queue, level.kind != .root {
-            let holding = currentThreadHolding(level)
+            // The main thread holds the main queue all the time (it is bound to it, as in
+            // libdispatch), so `sync` onto a queue that leads to the main queue from the
+            // main thread could never be served.
+            let holding = level.kind == .main && ThreadInfo.isMainThread ? .exclusive : currentThreadHolding(level)
             if holding == .exclusive || (holding == .shared && needsExclusive) {
                 preconditionFailure(
                     "Conveyor: sync called on queue '\(label)' already owned by the current thread"
