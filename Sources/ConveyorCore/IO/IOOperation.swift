@@ -94,7 +94,7 @@ final class IOOperation: @unchecked Sendable {
     }
 
     deinit {
-        if direction == .read, let buffer { free(buffer) }
+        if direction == .read, let buffer { IOBufferPool.shared.give(buffer, size: bufferSize) }
     }
 
     /// The error an operation sees now: ECANCELED once stopped, else the descriptor's.
@@ -155,9 +155,7 @@ final class IOOperation: @unchecked Sendable {
             if data.count > 0 { room -= data.count }
             room = min(room, ioChunkSize)
             bufferSize = length < Int.max ? min(length - total, room) : room
-            var memory: UnsafeMutableRawPointer?
-            _ = posix_memalign(&memory, Int(getpagesize()), max(bufferSize, 1))
-            buffer = memory
+            buffer = IOBufferPool.shared.take(size: bufferSize)
         case .write:
             // Write the first region whole; add further regions while under a chunk.
             let chunk = min(ioChunkSize, room)
@@ -200,8 +198,15 @@ final class IOOperation: @unchecked Sendable {
         switch direction {
         case .read:
             if bufferLength > 0, let filled = buffer {
-                let kept = bufferLength < bufferSize ? (realloc(filled, bufferLength) ?? filled) : filled
-                let region = DataRegion(base: UnsafeRawPointer(kept), count: bufferLength, release: .free)
+                let region: DataRegion
+                if bufferLength < bufferSize / 2 {
+                    // Mostly empty (a pipe's few bytes): keep a right-sized copy, reuse the buffer.
+                    region = DataRegion.copying(filled, count: bufferLength)
+                    IOBufferPool.shared.give(filled, size: bufferSize)
+                } else {
+                    region = DataRegion(base: UnsafeRawPointer(filled), count: bufferLength,
+                                        release: .pool(IOBufferPool.shared, capacity: bufferSize))
+                }
                 buffer = nil
                 bufferLength = 0
                 delivered = data
