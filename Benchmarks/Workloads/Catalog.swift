@@ -42,6 +42,10 @@ public enum Catalog {
         memoryPerIdleQueue,
         memoryPerPendingTask,
         mallocsPerAsync,
+        ioFileRandom,
+        ioFileStream,
+        ioPipe,
+        dataAppend,
         blockingFanOut,
     ]
 }
