@@ -35,6 +35,10 @@ final class IOLane: @unchecked Sendable {
                 return
             }
             operation.startIntervalTimer(on: queue)
+            operation.resumeLane = { [weak self] in
+                guard let self else { return }
+                self.queue.async { self.isWaiting = false; self.pump() }
+            }
             pending.append(operation)
             if !isWaiting { pump() }
         }
@@ -101,6 +105,10 @@ final class IOLane: @unchecked Sendable {
             switch result {
             case .deliver:
                 operation.deliver([])
+                if operation.shouldPauseForHandler() {
+                    isWaiting = true
+                    return
+                }
             case .deliverAndComplete:
                 operation.deliver([.deliver, .noEmpty])
                 complete(operation)

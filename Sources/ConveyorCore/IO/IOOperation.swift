@@ -78,6 +78,17 @@ final class IOOperation: @unchecked Sendable {
     var timer: (any DispatchSourceTimer)?
     var isFinished = false
 
+    /// Bytes handed to the handler queue whose handler has not returned yet, and whether
+    /// the lane stopped reading because of them (guarded by `flowLock`). A slow handler
+    /// thus bounds the memory of a large read instead of letting chunks pile up.
+    private let flowLock = FutexLock()
+    private var inFlight = 0
+    private var isThrottled = false
+    /// What the lane calls to go on once the handler caught up.
+    var resumeLane: (@Sendable () -> Void)?
+    /// Delivered bytes that may wait for the handler before reading pauses.
+    static let inFlightBudget = 4 * ioChunkSize
+
     init(direction: IODirection, channel: DispatchIO, entry: IOFileEntry, offset: Int64, length: Int,
          data: DispatchData, params: IOParameters, queue: DispatchQueue, handler: IOHandler,
          isConvenience: Bool = false) {
@@ -236,7 +247,9 @@ final class IOOperation: @unchecked Sendable {
         let handler = self.handler
         let entry = self.entry
         entry.retain()
-        handlerQueue.async {
+        let weight = piece.count
+        flowLock.withLock { inFlight += weight }
+        handlerQueue.async { [self] in
             var payload: DispatchData? = piece
             if done {
                 if direction == .read && code != 0 {
@@ -247,8 +260,32 @@ final class IOOperation: @unchecked Sendable {
                 }
             }
             handler.call(done, payload, code)
+            handlerReturned(weight)
             entry.release()
         }
+    }
+
+    /// On the lane: whether reading must pause until the handler catches up. The check and
+    /// the flag are one step under `flowLock`, and `handlerReturned` clears the flag under
+    /// the same lock, so a handler that returns meanwhile always sees the flag it must clear.
+    func shouldPauseForHandler() -> Bool {
+        flowLock.withLock {
+            if inFlight <= IOOperation.inFlightBudget { return false }
+            isThrottled = true
+            return true
+        }
+    }
+
+    private func handlerReturned(_ weight: Int) {
+        let resume = flowLock.withLock {
+            inFlight -= weight
+            if isThrottled && inFlight <= IOOperation.inFlightBudget / 2 {
+                isThrottled = false
+                return true
+            }
+            return false
+        }
+        if resume { resumeLane?() }
     }
 
     /// The final delivery (libdispatch does it when the operation is freed): whatever is
