@@ -98,6 +98,28 @@ import Glibc
         close(reader)
     }
 
+    @Test func barrierRunsOnTheChannelsTargetQueue() {
+        let (reader, writer) = makePipe()
+        let recorder = IORecorder()
+        let channel = DispatchIO(type: .stream, fileDescriptor: reader, queue: handlers, cleanupHandler: recorder.cleanup)
+        let target = DispatchQueue(label: "io-target")
+        let key = DispatchSpecificKey<Int>()
+        target.setSpecific(key: key, value: 42)
+        channel.setTarget(queue: target)
+        let seen = TestLog<Int?>()
+        let done = DispatchSemaphore(value: 0)
+        channel.barrier {
+            seen.append(DispatchQueue.getSpecific(key: key))
+            done.signal()
+        }
+        #expect(done.wait(timeout: deadline()) == .success)
+        #expect(seen.values == [42])
+        channel.close()
+        #expect(recorder.waitForCleanup())
+        close(reader)
+        close(writer)
+    }
+
     @Test func socketReadAndWriteThroughTheEventThread() {
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
