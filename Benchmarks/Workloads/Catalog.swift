@@ -42,6 +42,10 @@ public enum Catalog {
         manyQueues,
         memoryPerIdleQueue,
         memoryPerPendingTask,
+        ioFileRandom,
+        ioFileStream,
+        ioPipe,
+        dataAppend,
         blockingFanOut,
     ]
 }

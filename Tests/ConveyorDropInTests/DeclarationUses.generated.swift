@@ -113,6 +113,7 @@ func useEveryDeclaration() {
     let _: Conveyor.DispatchIO.Type = DispatchIO.self
     _ = \DispatchIO.fileDescriptor
     _ = DispatchIO.barrier(execute:)
+    _ = DispatchIO.setTarget(queue:)
     _ = DispatchIO.setLimit(highWater:)
     _ = DispatchIO.setLimit(lowWater:)
     let _: Conveyor.DispatchIO.StreamType.Type = DispatchIO.StreamType.self

@@ -24,7 +24,7 @@ private func sample() -> DispatchData {
     var value = data("hello")
     value.append(data(" "))
     value.append(data("world"))
-    value.append(Array("!!".utf8).withUnsafeBytes { $0 })
+    Array("!!".utf8).withUnsafeBytes { value.append($0) }
     return value
 }
 

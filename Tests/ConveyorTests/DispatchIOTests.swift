@@ -98,6 +98,51 @@ import Glibc
         close(reader)
     }
 
+    @Test func barrierRunsOnTheChannelsTargetQueue() {
+        let (reader, writer) = makePipe()
+        let recorder = IORecorder()
+        let channel = DispatchIO(type: .stream, fileDescriptor: reader, queue: handlers, cleanupHandler: recorder.cleanup)
+        let target = DispatchQueue(label: "io-target")
+        let key = DispatchSpecificKey<Int>()
+        target.setSpecific(key: key, value: 42)
+        channel.setTarget(queue: target)
+        let seen = TestLog<Int?>()
+        let done = DispatchSemaphore(value: 0)
+        channel.barrier {
+            seen.append(DispatchQueue.getSpecific(key: key))
+            done.signal()
+        }
+        #expect(done.wait(timeout: deadline()) == .success)
+        #expect(seen.values == [42])
+        channel.close()
+        #expect(recorder.waitForCleanup())
+        close(reader)
+        close(writer)
+    }
+
+    @Test func socketReadAndWriteThroughTheEventThread() {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let recorder = IORecorder()
+        let reader = DispatchIO(type: .stream, fileDescriptor: pair[0], queue: handlers, cleanupHandler: recorder.cleanup)
+        reader.read(offset: 0, length: Int.max, queue: handlers, ioHandler: recorder.handler)
+        let written = IORecorder()
+        let writer = DispatchIO(type: .stream, fileDescriptor: pair[1], queue: handlers, cleanupHandler: written.cleanup)
+        writer.write(offset: 0, data: dispatchData("over a socket"), queue: handlers, ioHandler: written.handler)
+        #expect(written.waitForDone())
+        #expect(written.events.values == [IOEvent(true, nil, 0)])
+        writer.close()
+        #expect(written.waitForCleanup())
+        shutdown(pair[1], Int32(SHUT_WR))
+        #expect(recorder.waitForDone())
+        #expect(recorder.events.values == [IOEvent(false, 13, 0), IOEvent(true, 0, 0)])
+        #expect(recorder.bytes.values == Array("over a socket".utf8))
+        reader.close()
+        #expect(recorder.waitForCleanup())
+        close(pair[0])
+        close(pair[1])
+    }
+
     @Test func stopCloseInTheMiddleOfARead() {
         let (reader, writer) = makePipe()
         let recorder = IORecorder()

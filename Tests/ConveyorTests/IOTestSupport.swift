@@ -75,3 +75,16 @@ func openDescriptorCount() -> Int {
     while readdir(directory) != nil { count += 1 }
     return count
 }
+
+/// Open descriptors of this process (numbers below 5000) that refer to the file at `path`.
+func descriptors(openOn path: String) -> Int {
+    var count = 0
+    var target = [CChar](repeating: 0, count: 4096)
+    for fd in 0..<5000 {
+        let length = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
+        if length > 0 && String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == path {
+            count += 1
+        }
+    }
+    return count
+}

@@ -17,6 +17,8 @@ final class DataRegion: @unchecked Sendable {
         case unmap
         /// A user's block, run asynchronously on a queue (the default global queue if nil).
         case custom(DispatchQueue?, () -> Void)
+        /// Back to an I/O buffer pool (the buffer has the pool's size, maybe not all used).
+        case pool(IOBufferPool, capacity: Int)
     }
 
     let base: UnsafeRawPointer
@@ -53,6 +55,8 @@ final class DataRegion: @unchecked Sendable {
             free(UnsafeMutableRawPointer(mutating: base))
         case .unmap:
             if let base { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+        case .pool(let pool, let capacity):
+            pool.give(UnsafeMutableRawPointer(mutating: base!), size: capacity)
         case .custom(let queue, let block):
             let box = UncheckedBlock(block)
             (queue ?? DispatchQueue.global()).async { box.block() }

@@ -34,6 +34,9 @@ public class DispatchIO: DispatchObject, @unchecked Sendable {
     private static let stoppedFlag: UInt8 = 2
     /// The kernel thread running this channel's barrier block (0 if none).
     private let barrierThread = Atomic<Int32>(0)
+    /// Where barrier blocks run (libdispatch: the channel's target queue; default the
+    /// default global queue). Touched only on `queue`.
+    private var targetQueue: DispatchQueue?
     /// Barrier queue and group of a channel that has no file entry (it failed to open).
     private lazy var ownBarrierQueue = DispatchQueue(label: "conveyor.io.barrier")
     private let ownBarrierGroup = DispatchGroup()
@@ -150,9 +153,10 @@ public class DispatchIO: DispatchObject, @unchecked Sendable {
         queue.async { [self] in
             let barrierQueue = self.barrierQueue
             let group = entry?.barrierGroup ?? ownBarrierGroup
+            let target = targetQueue ?? DispatchQueue.global()
             barrierQueue.async { [self] in
                 barrierQueue.suspend()
-                group.notify(queue: DispatchQueue.global()) { [self] in
+                group.notify(queue: target) { [self] in
                     barrierThread.store(ThreadInfo.currentID, ordering: .relaxed)
                     work.block()
                     barrierThread.store(0, ordering: .relaxed)
@@ -160,6 +164,12 @@ public class DispatchIO: DispatchObject, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Sets the queue that runs the channel's barrier blocks (by default the default global
+    /// queue); it applies to barriers submitted afterwards, as in libdispatch.
+    public override func setTarget(queue: DispatchQueue?) {
+        self.queue.async { [self] in targetQueue = queue }
     }
 
     /// Sets the most bytes a read handler is given at once (at least 1); lowers the

@@ -19,6 +19,8 @@ final class IOLane: @unchecked Sendable {
 
     /// System calls per turn on the queue before it yields to other work.
     private static let stepsPerTurn = 16
+    /// Would-block results a turn that moved bytes retries (after `sched_yield`).
+    private static let retriesBeforeWaiting = 4
 
     init(events: EpollEvents, isDisk: Bool) {
         self.events = events
@@ -35,6 +37,10 @@ final class IOLane: @unchecked Sendable {
                 return
             }
             operation.startIntervalTimer(on: queue)
+            operation.resumeLane = { [weak self] in
+                guard let self else { return }
+                self.queue.async { self.isWaiting = false; self.pump() }
+            }
             pending.append(operation)
             if !isWaiting { pump() }
         }
@@ -89,6 +95,8 @@ final class IOLane: @unchecked Sendable {
 
     /// Runs system calls until the lane is empty, must wait, or has had its turn.
     private func pump() {
+        var retries = IOLane.retriesBeforeWaiting
+        var movedBytes = false
         for _ in 0..<IOLane.stepsPerTurn {
             guard let operation = next() else { return }
             let error = operation.currentError()
@@ -100,7 +108,12 @@ final class IOLane: @unchecked Sendable {
             let result = isDisk ? withBlockingHint { operation.perform() } : operation.perform()
             switch result {
             case .deliver:
+                movedBytes = true
                 operation.deliver([])
+                if operation.shouldPauseForHandler() {
+                    isWaiting = true
+                    return
+                }
             case .deliverAndComplete:
                 operation.deliver([.deliver, .noEmpty])
                 complete(operation)
@@ -109,6 +122,13 @@ final class IOLane: @unchecked Sendable {
             case .completeResume:
                 complete(operation)
             case .resume:
+                // A busy pipe refills as soon as its writer runs: yield and try again a few
+                // times before paying for a readiness round trip through the event thread.
+                if movedBytes && retries > 0 {
+                    retries -= 1
+                    sched_yield()
+                    continue
+                }
                 waitForReadiness(operation.entry.fd)
                 return
             case .canceled:

@@ -78,6 +78,17 @@ final class IOOperation: @unchecked Sendable {
     var timer: (any DispatchSourceTimer)?
     var isFinished = false
 
+    /// Bytes handed to the handler queue whose handler has not returned yet, and whether
+    /// the lane stopped reading because of them (guarded by `flowLock`). A slow handler
+    /// thus bounds the memory of a large read instead of letting chunks pile up.
+    private let flowLock = FutexLock()
+    private var inFlight = 0
+    private var isThrottled = false
+    /// What the lane calls to go on once the handler caught up.
+    var resumeLane: (@Sendable () -> Void)?
+    /// Delivered bytes that may wait for the handler before reading pauses.
+    static let inFlightBudget = 4 * ioChunkSize
+
     init(direction: IODirection, channel: DispatchIO, entry: IOFileEntry, offset: Int64, length: Int,
          data: DispatchData, params: IOParameters, queue: DispatchQueue, handler: IOHandler,
          isConvenience: Bool = false) {
@@ -94,7 +105,7 @@ final class IOOperation: @unchecked Sendable {
     }
 
     deinit {
-        if direction == .read, let buffer { free(buffer) }
+        if direction == .read, let buffer { IOBufferPool.shared.give(buffer, size: bufferSize) }
     }
 
     /// The error an operation sees now: ECANCELED once stopped, else the descriptor's.
@@ -155,9 +166,7 @@ final class IOOperation: @unchecked Sendable {
             if data.count > 0 { room -= data.count }
             room = min(room, ioChunkSize)
             bufferSize = length < Int.max ? min(length - total, room) : room
-            var memory: UnsafeMutableRawPointer?
-            _ = posix_memalign(&memory, Int(getpagesize()), max(bufferSize, 1))
-            buffer = memory
+            buffer = IOBufferPool.shared.take(size: bufferSize)
         case .write:
             // Write the first region whole; add further regions while under a chunk.
             let chunk = min(ioChunkSize, room)
@@ -200,8 +209,15 @@ final class IOOperation: @unchecked Sendable {
         switch direction {
         case .read:
             if bufferLength > 0, let filled = buffer {
-                let kept = bufferLength < bufferSize ? (realloc(filled, bufferLength) ?? filled) : filled
-                let region = DataRegion(base: UnsafeRawPointer(kept), count: bufferLength, release: .free)
+                let region: DataRegion
+                if bufferLength < bufferSize / 2 {
+                    // Mostly empty (a pipe's few bytes): keep a right-sized copy, reuse the buffer.
+                    region = DataRegion.copying(filled, count: bufferLength)
+                    IOBufferPool.shared.give(filled, size: bufferSize)
+                } else {
+                    region = DataRegion(base: UnsafeRawPointer(filled), count: bufferLength,
+                                        release: .pool(IOBufferPool.shared, capacity: bufferSize))
+                }
                 buffer = nil
                 bufferLength = 0
                 delivered = data
@@ -231,7 +247,9 @@ final class IOOperation: @unchecked Sendable {
         let handler = self.handler
         let entry = self.entry
         entry.retain()
-        handlerQueue.async {
+        let weight = piece.count
+        flowLock.withLock { inFlight += weight }
+        handlerQueue.async { [self] in
             var payload: DispatchData? = piece
             if done {
                 if direction == .read && code != 0 {
@@ -242,8 +260,32 @@ final class IOOperation: @unchecked Sendable {
                 }
             }
             handler.call(done, payload, code)
+            handlerReturned(weight)
             entry.release()
         }
+    }
+
+    /// On the lane: whether reading must pause until the handler catches up. The check and
+    /// the flag are one step under `flowLock`, and `handlerReturned` clears the flag under
+    /// the same lock, so a handler that returns meanwhile always sees the flag it must clear.
+    func shouldPauseForHandler() -> Bool {
+        flowLock.withLock {
+            if inFlight <= IOOperation.inFlightBudget { return false }
+            isThrottled = true
+            return true
+        }
+    }
+
+    private func handlerReturned(_ weight: Int) {
+        let resume = flowLock.withLock {
+            inFlight -= weight
+            if isThrottled && inFlight <= IOOperation.inFlightBudget / 2 {
+                isThrottled = false
+                return true
+            }
+            return false
+        }
+        if resume { resumeLane?() }
     }
 
     /// The final delivery (libdispatch does it when the operation is freed): whatever is
