@@ -3,8 +3,7 @@ import Conveyor
 import Glibc
 #endif
 
-/// The whole stress run: first the pool shapes (`PoolShapes`: CPU-bound bursts, mixed QoS
-/// under saturation), then producer threads that pick rounds (queues, sources,
+/// The whole stress run: producer threads that pick rounds (queues, sources,
 /// synchronization, `sync` through target chains) at random until time is up, then the checks of the shared queues.
 /// The last stretch (up to 11 s) leaves out the rounds that block many workers, so the
 /// pool's extra threads have retired when the run ends.
@@ -13,7 +12,6 @@ struct StressRun {
     let ledger = Ledger()
 
     func run() {
-        PoolShapes(ledger: ledger).run(cpus: sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let shared = (0..<3).map { index -> (queue: DispatchQueue, probe: QueueProbe) in
             let label = "stress.shared.\(index)"
             return (DispatchQueue(label: label), QueueProbe(name: label, isSerial: true, serialAncestors: [], ledger: ledger))
