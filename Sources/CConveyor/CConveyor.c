@@ -180,15 +180,6 @@ int32_t cnv_process_thread_count(void) {
     return n;
 }
 
-static volatile int forked_child;
-static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
-
-static void mark_forked_child(void) { forked_child = 1; }
-static void install_fork_guard(void) { pthread_atfork(NULL, NULL, mark_forked_child); }
-
-void cnv_install_fork_guard(void) { pthread_once(&fork_guard_once, install_fork_guard); }
-int cnv_in_forked_child(void) { return forked_child; }
-
 int cnv_thread_state(int32_t tid) {
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);

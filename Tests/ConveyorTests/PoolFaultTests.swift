@@ -128,28 +128,3 @@ final class Thread: @unchecked Sendable {
         }, argument, 0)
     }
 }
-
-@Suite struct ForkTests {
-    /// After `fork()` without `exec`, the child cannot use the pool (it has none of its
-    /// threads): it traps with the reason instead of hanging.
-    @Test func aForkedChildTrapsInsteadOfHanging() async {
-        await #expect(processExitsWith: .exitCode(0), observing: [\.standardErrorContent]) {
-            DispatchQueue.global().sync {}
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async { done.signal() }   // the pool has threads now
-            done.wait()
-            let child = fork()
-            if child == 0 {
-                DispatchQueue.global().async {}
-                _exit(3)   // not reached: the submission traps
-            }
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
-            let signalled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
-            exit(signalled ? 0 : 1)
-        }.map { result in
-            let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-            #expect(stderr.contains("was forked after Conveyor started its threads"), "\(stderr)")
-        }
-    }
-}

@@ -54,10 +54,6 @@ void cnv_runtime_signal_mask(sigset_t *set);
 int cnv_thread_start(void *(*entry)(void *), void *arg, size_t stack_size);
 /// Whether the calling thread is the process's main thread.
 int cnv_is_main_thread(void);
-/// Registers (once) a fork handler that marks a child forked after the pool started threads.
-void cnv_install_fork_guard(void);
-/// Whether this process is such a child (it has none of its parent's pool threads).
-int cnv_in_forked_child(void);
 /// The scheduler state of thread `tid` of this process, as /proc/self/task/<tid>/stat shows
 /// it ('R' running or runnable, 'S' sleeping, 'D' in uninterruptible wait, ...), or -1.
 int cnv_thread_state(int32_t tid);

@@ -1,8 +1,5 @@
 import CConveyor
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An intrusive multi-producer, single-consumer FIFO of jobs.
 ///
@@ -55,9 +52,8 @@ struct JobList: ~Copyable, @unchecked Sendable {
         }
         // A producer exchanged the tail after `first` and is about to link it.
         var next = job.next.load(ordering: .acquiring)
-        var spins = 0
         while next == nil {
-            Self.backOff(&spins)
+            cnv_cpu_relax()
             next = job.next.load(ordering: .acquiring)
         }
         head.store(next, ordering: .relaxed)
@@ -69,20 +65,10 @@ struct JobList: ~Copyable, @unchecked Sendable {
     func loadHead() -> UnsafeMutableRawPointer? {
         if let first = head.load(ordering: .acquiring) { return first }
         if tail.load(ordering: .acquiring) == nil { return nil }
-        var spins = 0
         while true {
             if let first = head.load(ordering: .acquiring) { return first }
-            Self.backOff(&spins)
+            cnv_cpu_relax()
         }
-    }
-
-    /// Waiting for a producer between its tail exchange and its link: a few pauses, then
-    /// give the CPU away, so a producer preempted in that gap gets to finish instead of
-    /// the consumer spinning through its whole time slice.
-    @inline(__always)
-    static func backOff(_ spins: inout Int) {
-        spins += 1
-        if spins < 64 { cnv_cpu_relax() } else { sched_yield() }
     }
 
     /// Releases every job still on the list (when its owner is freed).

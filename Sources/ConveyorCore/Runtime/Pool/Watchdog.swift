@@ -36,10 +36,11 @@ final class Watchdog: @unchecked Sendable {
 
     /// Work was queued while all workers were busy: make sure the watchdog is looking.
     ///
-    /// Pairs with the sleep in `run`: the watchdog stores `sleeping`, then a sequentially
-    /// consistent fence, then looks for work; a producer publishes its job, then the fence
-    /// in `notifyWorkAvailable` (or the fence-strength exchange of a LIFO slot), then reads
-    /// the word here. Either the watchdog sees the job, or this sees `sleeping` and wakes it.
+    /// Pairs with the sleep in `run`: the watchdog stores `sleeping` and then looks for
+    /// work (sequentially consistent); a producer publishes its job and then reads the
+    /// word here (sequentially consistent exchange after a sequentially consistent load in
+    /// the callers' `notifyWorkAvailable`). Either the watchdog sees the job, or this sees
+    /// `sleeping` and wakes it.
     @inline(__always)
     func poke() {
         if word.load() == Self.sleeping, word.exchange(Self.awake) == Self.sleeping {
@@ -57,7 +58,6 @@ final class Watchdog: @unchecked Sendable {
             if !pool.hasVisibleWork(includingLIFO: true) {
                 pool.settleCredit(blocked: pool.foreignBlockedWorkers(lastProgress: &lastBlockedProgress))
                 word.store(Self.sleeping)
-                atomicMemoryFence(ordering: .sequentiallyConsistent)   // pairs with `poke` (see there)
                 if pool.hasVisibleWork(includingLIFO: true) {
                     word.store(Self.awake)
                 } else {

@@ -71,7 +71,6 @@ final class WorkerPool: @unchecked Sendable {
     /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
     /// ring, first in, first out.
     func submit(_ job: Job) {
-        checkNotForkedChild()
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked {
             guard job.isQueueDrain else {
                 pushLocally(job, on: current)
@@ -89,16 +88,6 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Puts `job` on `worker`'s ring, where others may steal it (on the band's shared
     /// queue when the ring is full), and wakes a worker if needed.
-    /// After `fork()` without `exec`, the child has none of the pool's threads while the pool
-    /// still counts them: its work would never run. Trap with the reason instead of hanging
-    /// (libdispatch hangs too).
-    @inline(__always)
-    private func checkNotForkedChild() {
-        if cnv_in_forked_child() != 0 {
-            preconditionFailure("Conveyor: this process was forked after Conveyor started its threads; a forked child cannot use dispatch queues (call exec in the child, or fork before using Conveyor)")
-        }
-    }
-
     private func pushLocally(_ job: Job, on worker: Worker) {
         if worker.local.push(job) {
             notifyWorkAvailable()
@@ -109,25 +98,14 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Puts `job` on its band's shared queue and wakes a worker if needed.
     func inject(_ job: Job) {
-        checkNotForkedChild()
         injection[Int(job.band.rawValue)].push(job)
         notifyWorkAvailable()
     }
 
     /// After new work: wake a parked worker (or start one) unless someone already searches
     /// or every wanted worker is already running.
-    ///
-    /// Pairs with `park`: a worker that stops searching decrements `searching` (a
-    /// sequentially consistent read-modify-write) and then looks for visible work; the
-    /// producer here has published its job (a release store into a ring, or an exchange on
-    /// an injection list) and then reads `searching` and `running`. Without the fence the
-    /// producer's load could be ordered before its store (store→load reordering, allowed
-    /// even on x86): it would see the old `searching`, skip the wake-up, while the parking
-    /// worker sees no job yet, and the job would wait for the watchdog. The fence rules
-    /// that interleaving out, as Tokio's `notify_should_wakeup` and Go's `wakep` do.
     @inline(__always)
     func notifyWorkAvailable() {
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
         if searching.load(ordering: .sequentiallyConsistent) != 0 { return }
         if running.load(ordering: .sequentiallyConsistent) >= target {
             watchdog.poke()
@@ -179,7 +157,6 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func startThread(for worker: Worker) {
-        cnv_install_fork_guard()
         let argument = Unmanaged.passUnretained(worker).toOpaque()
         if cnv_thread_start({ workerThreadEntry($0) }, argument, 0) != 0 {
             lock.withLock {
