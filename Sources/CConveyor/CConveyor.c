@@ -180,22 +180,6 @@ int32_t cnv_process_thread_count(void) {
     return n;
 }
 
-int cnv_thread_state(int32_t tid) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    char buffer[512];
-    ssize_t n = read(fd, buffer, sizeof buffer - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    buffer[n] = 0;
-    // "tid (comm) S ...": the state follows the last ')' (a name may contain ')').
-    char *close_paren = strrchr(buffer, ')');
-    if (!close_paren || close_paren[1] != ' ' || close_paren[2] == 0) return -1;
-    return (unsigned char)close_paren[2];
-}
-
 static uint64_t clock_ns(clockid_t id) {
     struct timespec ts;
     clock_gettime(id, &ts);

@@ -54,9 +54,6 @@ void cnv_runtime_signal_mask(sigset_t *set);
 int cnv_thread_start(void *(*entry)(void *), void *arg, size_t stack_size);
 /// Whether the calling thread is the process's main thread.
 int cnv_is_main_thread(void);
-/// The scheduler state of thread `tid` of this process, as /proc/self/task/<tid>/stat shows
-/// it ('R' running or runnable, 'S' sleeping, 'D' in uninterruptible wait, ...), or -1.
-int cnv_thread_state(int32_t tid);
 /// Number of threads in this process (from /proc/self/status), or -1.
 int32_t cnv_process_thread_count(void);
 /// A spin-wait hint (`pause` on x86).

@@ -8,22 +8,13 @@ import Synchronization
 final class InjectionQueue: @unchecked Sendable {
     private let list = JobList()
     private let consumerBusy = Atomic<Bool>(false)
-    /// When the job at the head became the head (monotonic ns): a push onto the empty list
-    /// or a pop that left jobs behind sets it. How long the band has waited to be served.
-    private let headSince = Atomic<UInt64>(0)
 
     init() {}
 
     var isEmpty: Bool { list.isEmpty }
 
     func push(_ job: Job) {
-        if list.push(job) { headSince.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
-    }
-
-    /// Whether the head job has waited at least `nanoseconds` (as of `now`).
-    func headHasWaited(_ nanoseconds: UInt64, now: UInt64) -> Bool {
-        let since = headSince.load(ordering: .relaxed)
-        return !list.isEmpty && now >= since && now - since >= nanoseconds
+        _ = list.push(job)
     }
 
     /// Takes the oldest job and moves up to `batch` more into `ring` (the caller's own).
@@ -33,7 +24,6 @@ final class InjectionQueue: @unchecked Sendable {
             return nil
         }
         let first = list.pop()
-        if first != nil, !list.isEmpty { headSince.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {
             var moved = 0
             while moved < batch, ring.count < Int(LocalRunQueue.capacity) / 2, let job = list.pop() {

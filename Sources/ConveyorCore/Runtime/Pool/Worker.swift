@@ -15,13 +15,6 @@ final class Worker: @unchecked Sendable {
     let lifoSlot = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Jobs started, for the watchdog to see progress (written by the owner only).
     let progress = Atomic<UInt64>(0)
-    /// Whether the thread is inside a job now (written by the owner, read by the watchdog).
-    let inJob = Atomic<Bool>(false)
-    /// `isBlocked`, for the watchdog: the thread sleeps in a Conveyor wait, for which the
-    /// pool has already compensated.
-    let blockedInConveyorWait = Atomic<Bool>(false)
-    /// The kernel id of the slot's current thread (0 before it starts).
-    let threadID = Atomic<Int32>(0)
 
     // Owner-thread state.
     var isSearching = false
@@ -65,7 +58,6 @@ final class Worker: @unchecked Sendable {
     /// Runs jobs until the pool lets this thread go.
     func runLoop(pool: WorkerPool) {
         cnv_tls_set_context(Unmanaged.passUnretained(self).toOpaque())
-        threadID.store(ThreadInfo.currentID, ordering: .relaxed)
         ThreadInfo.setName("conveyor.worker")
         ThreadInfo.setNice(0)
         currentNice = 0
@@ -87,8 +79,6 @@ final class Worker: @unchecked Sendable {
         let nice = job.band.niceValue
         if nice != currentNice && !(nice < currentNice && cannotLowerNice) { adjustNice(nice) }
         progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-        inJob.store(true, ordering: .relaxed)
-        defer { inJob.store(false, ordering: .relaxed) }
         runningBand = job.band
         if let queue = job.redirectQueue {
             job.redirectQueue = nil

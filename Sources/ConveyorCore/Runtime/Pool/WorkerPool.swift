@@ -195,26 +195,8 @@ final class WorkerPool: @unchecked Sendable {
         return search(for: worker)
     }
 
-    /// How long a band's oldest job may wait behind more important bands before it is
-    /// served first (aging: priority orders work, it must not starve it).
-    static let agingNanoseconds: UInt64 = 2_000_000
-
     @inline(__always)
     private func popInjection(for worker: Worker) -> Job? {
-        // The most important band first, unless a less important one has waited too long:
-        // then that band's head goes first, alone (nothing moves to the ring, so the
-        // important band is next again).
-        var sawMoreImportant = false
-        var now: UInt64 = 0
-        for queue in injection where !queue.isEmpty {
-            if sawMoreImportant {
-                if now == 0 { now = Clock.monotonicNanoseconds() }
-                if queue.headHasWaited(Self.agingNanoseconds, now: now), let job = queue.pop(movingUpTo: 0, into: nil) {
-                    return job
-                }
-            }
-            sawMoreImportant = true
-        }
         for queue in injection where !queue.isEmpty {
             if let job = queue.pop(movingUpTo: 15, into: worker.local) { return job }
         }
@@ -367,7 +349,6 @@ final class WorkerPool: @unchecked Sendable {
     func willBlock() -> Worker? {
         guard let worker = Worker.current, !worker.isBlocked else { return nil }
         worker.isBlocked = true
-        worker.blockedInConveyorWait.store(true, ordering: .relaxed)
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let job = Job.takeRetained(raw)
             injection[Int(job.band.rawValue)].push(job)
@@ -384,7 +365,6 @@ final class WorkerPool: @unchecked Sendable {
     func didUnblock(_ worker: Worker?) {
         guard let worker else { return }
         worker.isBlocked = false
-        worker.blockedInConveyorWait.store(false, ordering: .relaxed)
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
@@ -394,47 +374,6 @@ final class WorkerPool: @unchecked Sendable {
         var sum: UInt64 = 0
         for index in 0..<count { sum &+= worker(at: index).progress.load(ordering: .relaxed) }
         return sum
-    }
-
-    /// Workers blocked where Conveyor cannot see: inside a job, not in a Conveyor wait, with
-    /// the same job as at the last look (`lastProgress`, updated), and asleep in the kernel
-    /// ('S' or 'D'). A worker that computes is runnable ('R') and never counts: a long
-    /// CPU-bound job is not blocked, and adding threads for it would only over-subscribe
-    /// the CPUs.
-    func foreignBlockedWorkers(lastProgress: inout [UInt64]) -> Int {
-        let count = slotCount.load(ordering: .acquiring)
-        while lastProgress.count < count { lastProgress.append(UInt64.max) }
-        var blocked = 0
-        for index in 0..<count {
-            let worker = worker(at: index)
-            let progress = worker.progress.load(ordering: .relaxed)
-            defer { lastProgress[index] = progress }
-            guard progress == lastProgress[index], worker.inJob.load(ordering: .relaxed),
-                  !worker.blockedInConveyorWait.load(ordering: .relaxed) else { continue }
-            let tid = worker.threadID.load(ordering: .relaxed)
-            let state = tid == 0 ? -1 : cnv_thread_state(tid)
-            // Unreadable state (no /proc): count it, as the only safe answer for progress.
-            if state != Int32(UInt8(ascii: "R")) { blocked += 1 }
-        }
-        return blocked
-    }
-
-    /// Lowers the watchdog's credit to the workers blocked now: once a foreign wait ends,
-    /// the extra workers it was granted retire after their current job.
-    func settleCredit(blocked: Int) {
-        var current = credit.load(ordering: .relaxed)
-        while current > blocked {
-            let (done, seen) = credit.compareExchange(expected: current, desired: blocked, ordering: .relaxed)
-            if done { return }
-            current = seen
-        }
-    }
-
-    /// Whether any worker's LIFO slot holds a job.
-    func hasLIFOJobs() -> Bool {
-        let count = slotCount.load(ordering: .acquiring)
-        for index in 0..<count where worker(at: index).lifoSlot.load(ordering: .relaxed) != nil { return true }
-        return false
     }
 
     /// Grants one more runnable worker because queued work made no progress.
