@@ -3,7 +3,8 @@ import Conveyor
 import Glibc
 #endif
 
-/// The whole stress run: producer threads that pick rounds (queues, sources,
+/// The whole stress run: the pool phases (CPU-bound bursts, mixed QoS under saturation)
+/// on their own, then producer threads that pick rounds (queues, sources,
 /// synchronization, `sync` through target chains) at random until time is up, then the checks of the shared queues.
 /// The last stretch (up to 11 s) leaves out the rounds that block many workers, so the
 /// pool's extra threads have retired when the run ends.
@@ -12,6 +13,7 @@ struct StressRun {
     let ledger = Ledger()
 
     func run() {
+        PoolPhases(ledger: ledger).run()
         let shared = (0..<3).map { index -> (queue: DispatchQueue, probe: QueueProbe) in
             let label = "stress.shared.\(index)"
             return (DispatchQueue(label: label), QueueProbe(name: label, isSerial: true, serialAncestors: [], ledger: ledger))

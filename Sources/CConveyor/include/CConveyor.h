@@ -147,4 +147,17 @@ int32_t cnv_signalfd_read(int fd, int32_t *signals, int32_t max);
 /// descriptor or -1.
 int cnv_inotify_watch_fd(int inotify_fd, int fd, uint32_t mask, int add);
 
+/// The state letter of thread `tid` of this process as the kernel shows it in
+/// /proc/self/task/<tid>/stat ('R' running or runnable, 'S' sleeping, 'D' in an
+/// uninterruptible wait, ...), or 0 when it cannot be read.
+char cnv_thread_run_state(int32_t tid);
+/// Installs (once) a pthread_atfork child handler that records that this process is the
+/// child of a fork(): the pool's threads do not exist there.
+void cnv_fork_guard_arm(void);
+/// 1 in the child of a fork() made after `cnv_fork_guard_arm`, else 0.
+int cnv_is_forked_child(void);
+
+/// Gives up the CPU to another runnable thread (sched_yield).
+void cnv_thread_yield(void);
+
 #endif

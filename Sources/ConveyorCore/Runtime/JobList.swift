@@ -52,8 +52,9 @@ struct JobList: ~Copyable, @unchecked Sendable {
         }
         // A producer exchanged the tail after `first` and is about to link it.
         var next = job.next.load(ordering: .acquiring)
+        var backoff = LinkBackoff()
         while next == nil {
-            cnv_cpu_relax()
+            backoff.pause()
             next = job.next.load(ordering: .acquiring)
         }
         head.store(next, ordering: .relaxed)
@@ -65,14 +66,36 @@ struct JobList: ~Copyable, @unchecked Sendable {
     func loadHead() -> UnsafeMutableRawPointer? {
         if let first = head.load(ordering: .acquiring) { return first }
         if tail.load(ordering: .acquiring) == nil { return nil }
+        var backoff = LinkBackoff()
         while true {
             if let first = head.load(ordering: .acquiring) { return first }
-            cnv_cpu_relax()
+            backoff.pause()
         }
     }
 
     /// Releases every job still on the list (when its owner is freed).
     func removeAll() {
         while pop() != nil {}
+    }
+}
+
+/// The wait of a `JobList` consumer for a producer that exchanged the tail but has not
+/// linked its node yet (two instructions later, unless the producer was preempted).
+///
+/// Invariant: the wait is bounded in CPU, not in time. It spins a little (the usual case
+/// is a few nanoseconds), then yields the CPU on every try, so a preempted producer gets
+/// the CPU back (on a machine with one CPU it could not otherwise run) instead of the
+/// consumer burning its whole time slice.
+struct LinkBackoff {
+    private var spins = 0
+
+    @inline(__always)
+    mutating func pause() {
+        if spins < 64 {
+            spins += 1
+            cnv_cpu_relax()
+        } else {
+            cnv_thread_yield()
+        }
     }
 }

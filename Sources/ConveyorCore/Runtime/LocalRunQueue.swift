@@ -54,7 +54,7 @@ final class LocalRunQueue: @unchecked Sendable {
     }
 
     /// Any thread: moves about half of this ring's jobs into `thief`'s ring (which must be
-    /// empty and owned by the caller) and returns one of them to run now.
+    /// empty, so at most half of it gets used, and owned by the caller) and returns one of them to run now.
     func steal(into thief: LocalRunQueue) -> Job? {
         while true {
             let h = head.load(ordering: .acquiring)
@@ -62,18 +62,19 @@ final class LocalRunQueue: @unchecked Sendable {
             let available = t &- h
             if available == 0 || available > Self.capacity { return nil }
             let take = available - available / 2
-            var taken: [UInt] = []
-            taken.reserveCapacity(Int(take))
-            for i in 0..<take {
-                taken.append(cnv_atomic_load_slot(slots + Int((h &+ i) & Self.mask)))
+            // Copy the slots into the thief's ring before claiming them (no allocation per
+            // attempt): the thief's ring is empty and only its owner, the caller, pushes, so
+            // slots past its tail are free. If the claim fails the copies are not published.
+            // The first job runs now; the rest keep their order in the thief's ring.
+            let thiefTail = thief.tail.load(ordering: .relaxed)
+            let first = cnv_atomic_load_slot(slots + Int(h & Self.mask))
+            for i in 1..<take {
+                let raw = cnv_atomic_load_slot(slots + Int((h &+ i) & Self.mask))
+                cnv_atomic_store_slot(thief.slots + Int((thiefTail &+ i &- 1) & Self.mask), raw)
             }
             if head.compareExchange(expected: h, desired: h &+ take, ordering: .acquiringAndReleasing).exchanged {
-                let first = Job.takeRetained(UnsafeMutableRawPointer(bitPattern: taken[0])!)
-                for raw in taken.dropFirst() {
-                    let job = Job.takeRetained(UnsafeMutableRawPointer(bitPattern: raw)!)
-                    if !thief.push(job) { WorkerPool.shared.inject(job) }
-                }
-                return first
+                if take > 1 { thief.tail.store(thiefTail &+ take &- 1, ordering: .releasing) }
+                return Job.takeRetained(UnsafeMutableRawPointer(bitPattern: first)!)
             }
         }
     }

@@ -8,13 +8,19 @@ import Synchronization
 final class InjectionQueue: @unchecked Sendable {
     private let list = JobList()
     private let consumerBusy = Atomic<Bool>(false)
+    /// When this band was last served, or became non-empty (monotonic ns; for aging).
+    private let lastServed = Atomic<UInt64>(0)
 
     init() {}
+
+    /// When a job was last taken from this queue, or when it last became non-empty.
+    var lastServedNanoseconds: UInt64 { lastServed.load(ordering: .relaxed) }
 
     var isEmpty: Bool { list.isEmpty }
 
     func push(_ job: Job) {
-        _ = list.push(job)
+        // The wait that aging measures starts when the band becomes non-empty.
+        if list.push(job) { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
     }
 
     /// Takes the oldest job and moves up to `batch` more into `ring` (the caller's own).
@@ -24,6 +30,7 @@ final class InjectionQueue: @unchecked Sendable {
             return nil
         }
         let first = list.pop()
+        if first != nil { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {
             var moved = 0
             while moved < batch, ring.count < Int(LocalRunQueue.capacity) / 2, let job = list.pop() {

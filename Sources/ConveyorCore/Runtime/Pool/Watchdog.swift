@@ -1,9 +1,9 @@
 import CConveyor
 import Synchronization
 
-/// Catches blocking that Conveyor cannot see (a `read`, a foreign lock): when queued work
-/// has made no progress for `interval` while every wanted worker is busy, it grants the
-/// pool one more runnable thread. It sleeps without a timeout whenever no work is queued,
+/// Catches blocking that Conveyor cannot see (a `read`, a foreign lock): every `interval`
+/// while work is queued, it counts the workers the kernel shows asleep inside a job and
+/// lets the pool run that many extra workers (`WorkerPool.watchTick`). It sleeps without a timeout whenever no work is queued,
 /// so an idle process uses no CPU.
 final class Watchdog: @unchecked Sendable {
     /// How long queued work may wait on busy workers before a thread is added.
@@ -13,6 +13,7 @@ final class Watchdog: @unchecked Sendable {
     private static let sleeping: UInt32 = 1
     private let word = FutexWord(Watchdog.awake)
     private let started = Atomic<Bool>(false)
+    private let workerWanted = Atomic<Bool>(false)
 
     init() {}
 
@@ -31,31 +32,41 @@ final class Watchdog: @unchecked Sendable {
         }
     }
 
+    /// Asks the watchdog thread to wake or start a worker (for a thread whose nice value
+    /// a new thread must not inherit).
+    func requestWorker(pool: WorkerPool) {
+        startIfNeeded(pool: pool)
+        workerWanted.store(true, ordering: .sequentiallyConsistent)
+        _ = word.exchange(Self.awake)
+        word.wake(1)   // from an untimed or a timed sleep
+    }
+
     func run(pool: WorkerPool) {
         ThreadInfo.setName("conveyor.watch")
-        var lastProgress = pool.totalProgress()
-        var lastWorkerProgress: [UInt64] = []
+        ThreadInfo.setNice(0)   // threads it starts inherit its nice value
+        var watched: [WatchedWorker] = []
         while true {
+            if workerWanted.exchange(false, ordering: .sequentiallyConsistent) { pool.wakeOrStartWorker() }
             if !pool.hasVisibleWork(includingLIFO: true) {
+                // Nobody needs compensation while no work waits.
+                pool.credit.store(0, ordering: .relaxed)
                 word.store(Self.sleeping)
-                if pool.hasVisibleWork(includingLIFO: true) {
+                // Dekker pairing with `poke()` after a producer's publish and fence
+                // (`WorkerPool.notifyWorkAvailable`), and with `requestWorker`: this
+                // store of `sleeping` must be ordered before the look for work below, or
+                // a producer that published, then read `awake`, would not wake us while
+                // we go on to miss its job.
+                atomicMemoryFence(ordering: .sequentiallyConsistent)
+                if pool.hasVisibleWork(includingLIFO: true) || workerWanted.load(ordering: .sequentiallyConsistent) {
                     word.store(Self.awake)
                 } else {
                     word.wait(expected: Self.sleeping)
                 }
-                lastProgress = pool.totalProgress()
-                lastWorkerProgress = []
                 continue
             }
             // Sleep one interval (the word stays `awake`, so this is a timed sleep).
             word.wait(expected: Self.awake, timeoutNanoseconds: intervalNanoseconds)
-            pool.rescueStuckLIFOJobs(lastProgress: &lastWorkerProgress)
-            let progress = pool.totalProgress()
-            if progress == lastProgress, pool.hasVisibleWork(),
-               pool.running.load(ordering: .relaxed) >= pool.target {
-                pool.grantCredit()
-            }
-            lastProgress = progress
+            pool.watchTick(&watched)
         }
     }
 }

@@ -15,6 +15,12 @@ final class Worker: @unchecked Sendable {
     let lifoSlot = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Jobs started, for the watchdog to see progress (written by the owner only).
     let progress = Atomic<UInt64>(0)
+    /// The kernel thread id, for the watchdog to read the thread's state (0 before start).
+    let threadID = Atomic<Int32>(0)
+    /// True while the thread runs a job (written by the owner only).
+    let inJob = Atomic<Bool>(false)
+    /// True while the thread waits in a Conveyor wait the pool already compensates.
+    let inConveyorWait = Atomic<Bool>(false)
 
     // Owner-thread state.
     var isSearching = false
@@ -22,8 +28,10 @@ final class Worker: @unchecked Sendable {
     var tick: UInt32 = 0
     var lifoStreak = 0
     var currentNice: Int32 = 0
-    /// Set when the kernel refused to lower this thread's nice value (no privilege): the
-    /// thread stops asking, instead of making a system call for every job.
+    /// Set when this thread raised its own nice value for utility or background work.
+    var raisedNice = false
+    /// Set when the kernel refused to lower this thread's nice value again (no privilege).
+    /// Such a thread runs no more work of a higher QoS: it hands the job back and exits.
     var cannotLowerNice = false
     var randomState: UInt32
     /// The band of the job this worker runs now.
@@ -58,20 +66,43 @@ final class Worker: @unchecked Sendable {
     /// Runs jobs until the pool lets this thread go.
     func runLoop(pool: WorkerPool) {
         cnv_tls_set_context(Unmanaged.passUnretained(self).toOpaque())
+        threadID.store(cnv_gettid(), ordering: .relaxed)
         ThreadInfo.setName("conveyor.worker")
         ThreadInfo.setNice(0)
-        currentNice = 0
+        currentNice = ThreadInfo.nice
+        raisedNice = false       // a slot's earlier thread may have left these set
+        cannotLowerNice = false
         isSearching = true   // the pool counted this thread as searching when it started it
         while true {
             if let job = pool.findJob(for: self) {
                 if isSearching { pool.stopSearching(self) }
+                if !canRun(job) {
+                    // Invariant: work of a QoS never runs at the nice value of a lower QoS.
+                    // An unprivileged thread cannot lower its nice again, so the thread
+                    // that raised it for background work leaves the pool and gives the job
+                    // to a thread at the right value (started by the watchdog, at nice 0).
+                    pool.exitPolite(self, handingBack: job)
+                    break
+                }
+                inJob.store(true, ordering: .relaxed)
                 run(job)
+                inJob.store(false, ordering: .relaxed)
                 if pool.hasSurplusWorkers, pool.retire(self) == false { break }
                 continue
             }
             if !pool.park(self) { break }
         }
         cnv_tls_set_context(nil)
+    }
+
+    /// Whether this thread may run `job` at the job's nice value (false only for a thread
+    /// that raised its nice and may not lower it).
+    @inline(__always)
+    private func canRun(_ job: Job) -> Bool {
+        let nice = job.band.niceValue
+        if nice >= currentNice || !raisedNice { return true }
+        if !cannotLowerNice { adjustNice(nice) }
+        return !cannotLowerNice
     }
 
     @inline(__always)
@@ -92,6 +123,7 @@ final class Worker: @unchecked Sendable {
         // Lowering nice back needs privilege; when refused, the thread keeps the higher
         // value, which only ever makes it politer.
         if cnv_set_thread_nice(nice) == 0 {
+            if nice > currentNice { raisedNice = true }
             currentNice = nice
         } else if nice < currentNice {
             cannotLowerNice = true

@@ -19,9 +19,9 @@ final class WorkerPool: @unchecked Sendable {
     /// How long a parked thread waits for work before it exits.
     let idleTimeoutNanoseconds: Int64 = 10_000_000_000
 
-    private let injection: [InjectionQueue]
+    let injection: [InjectionQueue]
     private let slots: UnsafeMutablePointer<UInt>
-    private let slotCount = Atomic<Int>(0)
+    let slotCount = Atomic<Int>(0)
 
     /// Workers awake and not blocked (working or searching).
     let running = Atomic<Int>(0)
@@ -29,11 +29,12 @@ final class WorkerPool: @unchecked Sendable {
     let searching = Atomic<Int>(0)
     /// Pool threads alive now.
     let liveThreads = Atomic<Int>(0)
-    /// Extra runnable workers the watchdog granted because work was stuck.
+    /// Extra runnable workers: one per worker the watchdog found blocked where Conveyor
+    /// cannot see (set afresh on every watchdog tick, so it falls when blockers return).
     let credit = Atomic<Int>(0)
 
-    private let lock = FutexLock()
-    private var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
+    let lock = FutexLock()
+    var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
     let watchdog = Watchdog()
 
     private init() {
@@ -42,6 +43,7 @@ final class WorkerPool: @unchecked Sendable {
         injection = QoSBand.allCases.map { _ in InjectionQueue() }
         slots = .allocate(capacity: maxThreads)
         slots.initialize(repeating: 0, count: maxThreads)
+        cnv_fork_guard_arm()
     }
 
     /// Runnable workers wanted now.
@@ -70,14 +72,23 @@ final class WorkerPool: @unchecked Sendable {
     /// job blocks in a Conveyor wait, the slot is handed to the pool at once; if it blocks
     /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
     /// ring, first in, first out.
+    ///
+    /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits on a busy owner
+    /// while a CPU idles. Filling the slot wakes a worker as any other new work does, and
+    /// a searcher that has looked for a few microseconds may take a slot whose owner is
+    /// still inside a job (Go's `runnext` rule).
     func submit(_ job: Job) {
-        if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked {
+        if cnv_is_forked_child() != 0 {
+            preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
+        }
+        if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
+           !current.cannotLowerNice {
             guard job.isQueueDrain else {
                 pushLocally(job, on: current)
                 return
             }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
-                watchdog.poke()
+                notifyWorkAvailable()
                 return
             }
             pushLocally(Job.takeRetained(previous), on: current)
@@ -104,8 +115,17 @@ final class WorkerPool: @unchecked Sendable {
 
     /// After new work: wake a parked worker (or start one) unless someone already searches
     /// or every wanted worker is already running.
+    ///
+    /// Dekker pairing: the caller published the job (ring tail, LIFO slot or injection
+    /// list), then this reads `searching`, `running` and the watchdog's word. The other
+    /// halves: a searcher or parker decrements `searching`/`running` (seq_cst RMW) and then
+    /// looks for work (`park`, `sleep`), and the watchdog stores `sleeping` and then looks
+    /// (`Watchdog.run`). Without the fence the loads here could be ordered before the
+    /// publishing store (store→load reordering, allowed even on x86): the producer sees a
+    /// searcher that the searcher's look then misses, and both sleep on a runnable job.
     @inline(__always)
     func notifyWorkAvailable() {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
         if searching.load(ordering: .sequentiallyConsistent) != 0 { return }
         if running.load(ordering: .sequentiallyConsistent) >= target {
             watchdog.poke()
@@ -127,6 +147,13 @@ final class WorkerPool: @unchecked Sendable {
             searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
             lock.unlock()
             worker.parker.unpark()
+            return
+        }
+        // A thread created here inherits this thread's nice value. One that raised its nice
+        // (and may be unable to lower it) asks the watchdog, at nice 0, to start it instead.
+        if let current = Worker.current, current.raisedNice && current.currentNice > 0 {
+            lock.unlock()
+            watchdog.requestWorker(pool: self)
             return
         }
         guard liveThreads.load(ordering: .relaxed) < maxThreads, let worker = claimThreadlessSlot() else {
@@ -195,9 +222,31 @@ final class WorkerPool: @unchecked Sendable {
         return search(for: worker)
     }
 
+    /// How long a band's shared queue may hold work without being served while more
+    /// important bands are served (aging: issue 11, finding 4).
+    static let agingNanoseconds: UInt64 = 2_000_000
+
+    /// The most important band's job, unless a less important band has waited longer than
+    /// `agingNanoseconds` since it was last served: then that band goes first.
+    ///
+    /// Invariant: priority orders work but never starves it. Every non-empty band is
+    /// served at least once per `agingNanoseconds` of looking (plus one job's run time).
     @inline(__always)
     private func popInjection(for worker: Worker) -> Job? {
-        for queue in injection where !queue.isEmpty {
+        var first = -1
+        for index in injection.indices where !injection[index].isEmpty {
+            if first < 0 {
+                first = index
+                continue
+            }
+            let now = Clock.monotonicNanoseconds()
+            if now &- injection[index].lastServedNanoseconds > Self.agingNanoseconds,
+               let job = injection[index].pop(movingUpTo: 0, into: nil) {
+                return job
+            }
+        }
+        if first >= 0, let job = injection[first].pop(movingUpTo: 15, into: worker.local) { return job }
+        for queue in injection.dropFirst(first + 1) where !queue.isEmpty {
             if let job = queue.pop(movingUpTo: 15, into: worker.local) { return job }
         }
         return nil
@@ -212,7 +261,7 @@ final class WorkerPool: @unchecked Sendable {
             worker.isSearching = true
         }
         for round in 0..<48 {
-            if let job = stealOnce(for: worker) { return job }
+            if let job = stealOnce(for: worker, includingLIFO: round >= 4) { return job }
             if round > 0 {
                 for _ in 0..<32 { cnv_cpu_relax() }
             }
@@ -221,14 +270,22 @@ final class WorkerPool: @unchecked Sendable {
         return nil
     }
 
-    private func stealOnce(for worker: Worker) -> Job? {
+    /// One pass over the other workers. With `includingLIFO` (after a few microseconds of
+    /// searching) the LIFO slot of a worker that is inside a job may be taken too: its
+    /// owner is busy, and the job must not wait for it while this CPU idles.
+    private func stealOnce(for worker: Worker, includingLIFO: Bool) -> Job? {
         let count = slotCount.load(ordering: .acquiring)
         if count < 2 { return nil }
         let start = Int(worker.nextRandom() % UInt32(count))
         for offset in 0..<count {
             let victim = self.worker(at: (start + offset) % count)
-            if victim === worker || victim.local.isEmpty { continue }
-            if let job = victim.local.steal(into: worker.local) { return job }
+            if victim === worker { continue }
+            if !victim.local.isEmpty, let job = victim.local.steal(into: worker.local) { return job }
+            if includingLIFO, victim.inJob.load(ordering: .relaxed),
+               victim.lifoSlot.load(ordering: .relaxed) != nil,
+               let raw = victim.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+                return Job.takeRetained(raw)
+            }
         }
         return nil
     }
@@ -244,21 +301,6 @@ final class WorkerPool: @unchecked Sendable {
             if includingLIFO && worker.lifoSlot.load(ordering: .relaxed) != nil { return true }
         }
         return false
-    }
-
-    /// Watchdog: hands the pool the LIFO job of every worker that started no job since the
-    /// last look (it is stuck in a call Conveyor cannot see).
-    func rescueStuckLIFOJobs(lastProgress: inout [UInt64]) {
-        let count = slotCount.load(ordering: .acquiring)
-        while lastProgress.count < count { lastProgress.append(UInt64.max) }
-        for index in 0..<count {
-            let worker = worker(at: index)
-            let progress = worker.progress.load(ordering: .relaxed)
-            defer { lastProgress[index] = progress }
-            guard progress == lastProgress[index], worker.lifoSlot.load(ordering: .relaxed) != nil,
-                  let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) else { continue }
-            inject(Job.takeRetained(raw))
-        }
     }
 
     /// `worker` found work after searching: if it was the last searcher, wake another so
@@ -303,7 +345,6 @@ final class WorkerPool: @unchecked Sendable {
         }
         worker.isParked = true
         idle.append(worker.index)
-        if !retiring, credit.load(ordering: .relaxed) > 0 { credit.wrappingSubtract(1, ordering: .relaxed) }
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         lock.unlock()
 
@@ -349,6 +390,7 @@ final class WorkerPool: @unchecked Sendable {
     func willBlock() -> Worker? {
         guard let worker = Worker.current, !worker.isBlocked else { return nil }
         worker.isBlocked = true
+        worker.inConveyorWait.store(true, ordering: .relaxed)
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let job = Job.takeRetained(raw)
             injection[Int(job.band.rawValue)].push(job)
@@ -365,22 +407,8 @@ final class WorkerPool: @unchecked Sendable {
     func didUnblock(_ worker: Worker?) {
         guard let worker else { return }
         worker.isBlocked = false
+        worker.inConveyorWait.store(false, ordering: .relaxed)
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    }
-
-    /// The sum of every worker's started-job count (for the watchdog).
-    func totalProgress() -> UInt64 {
-        let count = slotCount.load(ordering: .acquiring)
-        var sum: UInt64 = 0
-        for index in 0..<count { sum &+= worker(at: index).progress.load(ordering: .relaxed) }
-        return sum
-    }
-
-    /// Grants one more runnable worker because queued work made no progress.
-    func grantCredit() {
-        if liveThreads.load(ordering: .relaxed) >= maxThreads { return }
-        credit.wrappingAdd(1, ordering: .relaxed)
-        wakeOrStartWorker()
     }
 }
 

@@ -1,0 +1,86 @@
+import CConveyor
+import Synchronization
+
+/// What the watchdog remembers of one worker between two ticks.
+struct WatchedWorker {
+    /// The worker's started-job count at the last tick.
+    var progress: UInt64 = .max
+    /// Counted as blocked where Conveyor cannot see.
+    var blocked = false
+    /// Ticks in a row the kernel showed the thread running while counted as blocked.
+    var runningTicks = 0
+}
+
+extension WorkerPool {
+    /// Watchdog tick: finds the workers blocked where Conveyor cannot see and sets the
+    /// credit (extra runnable workers) to their number, then wakes or starts a worker if
+    /// work is waiting.
+    ///
+    /// Invariant (issue 11, finding 2): a thread is added only for a worker that is really
+    /// blocked, and taken away when it returns. "Blocked" is the kernel's view of the
+    /// thread: inside the same job as at the last tick, not in a Conveyor wait (already
+    /// compensated), and not in state 'R' (running or runnable) in /proc/self/task/<tid>/stat.
+    /// A long CPU-bound job is 'R' and never adds a thread. A blocked worker stops counting
+    /// when it starts another job, or shows 'R' on two ticks in a row (a single 'R' is
+    /// a short wake-up between two sleeps, as in a polling loop). The credit is set afresh
+    /// each tick, so surplus workers retire (`hasSurplusWorkers`) once blockers return.
+    func watchTick(_ watched: inout [WatchedWorker]) {
+        let count = slotCount.load(ordering: .acquiring)
+        while watched.count < count { watched.append(WatchedWorker()) }
+        var blockedCount = 0
+        for index in 0..<count {
+            let worker = worker(at: index)
+            let progress = worker.progress.load(ordering: .relaxed)
+            var seen = watched[index]
+            defer { watched[index] = seen }
+            let sameJob = progress == seen.progress && worker.inJob.load(ordering: .relaxed)
+            seen.progress = progress
+            guard sameJob, !worker.inConveyorWait.load(ordering: .relaxed) else {
+                seen.blocked = false
+                seen.runningTicks = 0
+                continue
+            }
+            let tid = worker.threadID.load(ordering: .relaxed)
+            let state = tid == 0 ? UInt8(0) : UInt8(bitPattern: cnv_thread_run_state(tid))
+            if state == UInt8(ascii: "R") {
+                seen.runningTicks += 1
+                if seen.runningTicks >= 2 { seen.blocked = false }
+            } else if state != 0 {
+                seen.blocked = true
+                seen.runningTicks = 0
+            }
+            guard seen.blocked else { continue }
+            blockedCount += 1
+            // Nobody else may run the blocked worker's LIFO job: hand it to the pool.
+            if worker.lifoSlot.load(ordering: .relaxed) != nil,
+               let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+                inject(Job.takeRetained(raw))
+            }
+        }
+        let room = max(0, maxThreads - cpuCount)
+        credit.store(min(blockedCount, room), ordering: .relaxed)
+        if hasVisibleWork() && running.load(ordering: .sequentiallyConsistent) < target {
+            wakeOrStartWorker()
+        }
+    }
+
+    /// `worker` raised its nice value and the kernel refuses to lower it again, yet `job`
+    /// needs a lower one: the worker leaves the pool (its thread exits after this) and
+    /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
+    /// is needed (`wakeOrStartWorker`).
+    func exitPolite(_ worker: Worker, handingBack job: Job) {
+        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+            let held = Job.takeRetained(raw)
+            injection[Int(held.band.rawValue)].push(held)
+        }
+        while let queued = worker.local.pop() {
+            injection[Int(queued.band.rawValue)].push(queued)
+        }
+        injection[Int(job.band.rawValue)].push(job)
+        lock.lock()
+        worker.hasThread = false
+        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        lock.unlock()
+        notifyWorkAvailable()
+    }
+}

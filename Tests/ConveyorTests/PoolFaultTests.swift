@@ -1,0 +1,167 @@
+@testable import ConveyorCore
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Spins on the CPU for `milliseconds` (no system call that could block).
+func computeFor(milliseconds: Double) {
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds * 1e6)
+    var x: UInt64 = 1
+    while DispatchTime.now().uptimeNanoseconds < end {
+        for _ in 0..<200 { x = x &* 6364136223846793005 &+ 1442695040888963407 }
+    }
+    precondition(x != 0)
+}
+
+/// Issue 11, findings 2–4: the pool adds threads only for blocking, a LIFO job does not
+/// wait on a busy worker, and a less important band is not starved. Each scenario runs in
+/// a child process, so other suites' work (which runs in parallel) does not disturb it.
+@Suite struct PoolFaultTests {
+    @Test func cpuBoundWorkAddsNoThreads() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.cpuBoundWorkAddsNoThreads() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    @Test func creditFallsWhenInvisibleBlockersReturn() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.creditFallsWhenInvisibleBlockersReturn() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    @Test func postFromABusyWorkerStartsSoon() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.postFromABusyWorkerStartsSoon() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    @Test func backgroundStartsUnderContinuousDefaultLoad() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+}
+
+/// The scenarios behind `PoolFaultTests`; each prints its figures and returns whether the
+/// behaviour held.
+enum PoolScenarios {
+    /// CPU-bound work never adds runnable workers (it was one more per 10 ms watchdog tick,
+    /// repaid only when a worker parked).
+    static func cpuBoundWorkAddsNoThreads() -> Bool {
+        let tasks = 8 * ThreadInfo.cpuCount
+        let group = DispatchGroup()
+        let pool = WorkerPool.shared
+        for _ in 0..<tasks {
+            DispatchQueue.global().async(group: group) { computeFor(milliseconds: 100) }
+        }
+        var peakRunning = 0
+        var peakCredit = 0
+        while group.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            peakRunning = max(peakRunning, pool.running.load(ordering: .relaxed))
+            peakCredit = max(peakCredit, pool.credit.load(ordering: .relaxed))
+        }
+        print("CPU-bound \(tasks)x100 ms: peak runnable workers \(peakRunning), peak credit \(peakCredit), cpus \(ThreadInfo.cpuCount)")
+        return peakCredit == 0 && peakRunning <= ThreadInfo.cpuCount + 1
+    }
+
+    /// Threads added for blocking Conveyor cannot see are retired when the blockers return.
+    static func creditFallsWhenInvisibleBlockersReturn() -> Bool {
+        let release = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for _ in 0..<ThreadInfo.cpuCount {
+            DispatchQueue.global().async(group: group) {
+                let end = DispatchTime.now() + .seconds(30)
+                while !release.load(ordering: .acquiring) && DispatchTime.now() < end { usleep(1000) }
+            }
+        }
+        let ran = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { ran.signal() }
+        let started = ran.wait(timeout: deadline(seconds: 20)) == .success
+        let creditWhileBlocked = WorkerPool.shared.credit.load(ordering: .relaxed)
+        release.store(true, ordering: .releasing)
+        let finished = group.wait(timeout: deadline()) == .success
+        // Keep work queued so the watchdog looks, until the credit is gone.
+        let end = DispatchTime.now() + .seconds(10)
+        while WorkerPool.shared.credit.load(ordering: .relaxed) > 0 && DispatchTime.now() < end {
+            let step = DispatchGroup()
+            for _ in 0..<4 * ThreadInfo.cpuCount { DispatchQueue.global().async(group: step) { computeFor(milliseconds: 2) } }
+            _ = step.wait(timeout: deadline())
+        }
+        let creditAfter = WorkerPool.shared.credit.load(ordering: .relaxed)
+        print("invisible blockers: queued work started \(started), credit \(creditWhileBlocked) while blocked, \(creditAfter) after")
+        return started && finished && creditAfter == 0
+    }
+
+    /// A queue posted from a busy worker goes to its LIFO slot; it must start soon on
+    /// another CPU, not after the watchdog's second tick (~20 ms before the fix).
+    static func postFromABusyWorkerStartsSoon() -> Bool {
+        guard ThreadInfo.cpuCount >= 2 else {
+            print("postFromABusyWorkerStartsSoon: skipped, needs 2 CPUs")
+            return true
+        }
+        var latencies: [Double] = []
+        for round in 0..<5 {
+            let serial = DispatchQueue(label: "post-target-\(round)")
+            let done = DispatchSemaphore(value: 0)
+            let postedAt = Atomic<UInt64>(0)
+            let latency = Atomic<UInt64>(0)
+            DispatchQueue.global().async {
+                postedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+                serial.async {
+                    latency.store(DispatchTime.now().uptimeNanoseconds - postedAt.load(ordering: .acquiring), ordering: .releasing)
+                }
+                let end = DispatchTime.now() + .milliseconds(300)
+                while latency.load(ordering: .acquiring) == 0 && DispatchTime.now() < end { computeFor(milliseconds: 0.05) }
+                computeFor(milliseconds: 30)
+                done.signal()
+            }
+            guard done.wait(timeout: deadline()) == .success else { return false }
+            latencies.append(Double(latency.load(ordering: .acquiring)) / 1e6)
+        }
+        print("post from a busy worker: latency ms \(latencies)")
+        // Before the fix no round was under 10 ms (the watchdog needed two ticks).
+        return (latencies.min() ?? 1e9) < 8
+    }
+
+    /// Background work starts even while default work arrives without end from a thread
+    /// outside the pool (it did not start within seconds before aging).
+    static func backgroundStartsUnderContinuousDefaultLoad() -> Bool {
+        let stop = Atomic<Bool>(false)
+        let backlog = Atomic<Int>(0)
+        let feederDone = DispatchSemaphore(value: 0)
+        startThread {
+            while !stop.load(ordering: .acquiring) {
+                if backlog.load(ordering: .relaxed) < 1_000 {
+                    backlog.wrappingAdd(1, ordering: .relaxed)
+                    DispatchQueue.global().async {
+                        backlog.wrappingSubtract(1, ordering: .relaxed)
+                        computeFor(milliseconds: 0.05)
+                    }
+                } else {
+                    sched_yield()
+                }
+            }
+            feederDone.signal()
+        }
+        computeFor(milliseconds: 50)   // let the load settle
+        let started = DispatchSemaphore(value: 0)
+        let submittedAt = DispatchTime.now().uptimeNanoseconds
+        let startedAt = Atomic<UInt64>(0)
+        DispatchQueue.global(qos: .background).async {
+            startedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+            started.signal()
+        }
+        let result = started.wait(timeout: .now() + .seconds(10))
+        stop.store(true, ordering: .releasing)
+        _ = feederDone.wait(timeout: deadline())
+        let waited = result == .success ? Double(startedAt.load(ordering: .acquiring) - submittedAt) / 1e6 : -1
+        print("background start under default load: \(waited) ms")
+        return result == .success && waited >= 0 && waited < 1_000
+    }
+}
