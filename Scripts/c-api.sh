@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds libConveyorDispatch and, with the toolchain's clang, the C API's test harness
+# (Tests/CAPI) and the C and C++ examples (Examples/C, Examples/CPlusPlus); runs them all.
+# Each program needs only the include path, the link flag (and -fblocks with the
+# BlocksRuntime for block forms), as README "C and C++" says.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+config="${1:-debug}"
+swift build -c "$config" --product ConveyorDispatch
+lib="$(swift build -c "$config" --show-bin-path)"
+include=Sources/CConveyorDispatch/include
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+runtime=/opt/swift/usr/lib/swift/linux
+flags=(-I "$include" -L "$lib" -lConveyorDispatch -Wl,-rpath,"$lib" -L "$runtime" -lBlocksRuntime -Wl,-rpath,"$runtime")
+clang -fblocks -Wall -Werror -O1 Tests/CAPI/capi-test.c -o "$out/capi-test" "${flags[@]}"
+clang -fblocks -Wall -Werror -O1 Examples/C/chapter.c -o "$out/chapter" "${flags[@]}"
+clang++ -fblocks -Wall -Werror -O1 Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp" "${flags[@]}"
+echo "== Tests/CAPI/capi-test.c"; timeout 120 "$out/capi-test"
+echo "== Examples/C/chapter.c"; timeout 60 "$out/chapter"
+echo "== Examples/CPlusPlus/chapter.cpp"; timeout 60 "$out/chapter-cpp"
