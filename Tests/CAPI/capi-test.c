@@ -316,14 +316,17 @@ static void test_sources(void) {
 
 // MARK: allocations per dispatch_async_f
 
+// Allocation calls per dispatch_async_f, counted over the submissions only (the
+// dispatch_sync_f that waits for each burst is left out: its slow path is not what is
+// measured here).
 static double allocations_per_async(dispatch_queue_t queue, int burst, int rounds) {
     atomic_store(&allocations, 0);
-    atomic_store(&counting, 1);
     for (int round = 0; round < rounds; round++) {
+        atomic_store(&counting, 1);
         for (int i = 0; i < burst; i++) dispatch_async_f(queue, NULL, increment);
+        atomic_store(&counting, 0);
         dispatch_sync_f(queue, NULL, increment);
     }
-    atomic_store(&counting, 0);
     return (double)atomic_load(&allocations) / ((double)burst * rounds);
 }
 
@@ -331,11 +334,15 @@ static void test_allocations(void) {
     dispatch_queue_t queue = dispatch_queue_create("capi.allocations", NULL);
     allocations_per_async(queue, 1000, 20);   // warm the job caches
     // Bursts of 1000 jobs in flight (within the recycled jobs' capacity): the jobs come
-    // back through the caches.
+    // back through the caches and a submission allocates nothing.
     double steady = allocations_per_async(queue, 1000, 100);
     printf("     allocations per dispatch_async_f, bursts of 1000 to a serial queue: %.4f\n", steady);
-    // A figure, not an assertion yet: it is 0.6 today (see the C API's report); the goal
-    // is 0 once the allocation behind it is found.
+#ifdef CONVEYOR_RELEASE
+    CHECK(steady < 0.01, "dispatch_async_f allocates nothing beyond Conveyor's pooled job");
+#else
+    // A debug build's idle workers allocate while they look for work (unspecialized
+    // generic iteration at -Onone), and those calls land in the count: a figure only.
+#endif
     // One burst of 100000: every job in flight at once needs its own node, beyond what
     // the caches keep (256 a thread plus 64 batches of 64 in the depot).
     printf("     allocations per dispatch_async_f, one burst of 100000: %.4f\n", allocations_per_async(queue, 100000, 1));

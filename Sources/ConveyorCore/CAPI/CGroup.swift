@@ -16,28 +16,28 @@ enum CGroup {
 }
 
 @_cdecl("cnv_dispatch_group_create")
-func cnv_dispatch_group_create() -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_group_create() -> UnsafeMutableRawPointer? {
     CObject.retainedHandle(DispatchGroup(), kind: .group)
 }
 
 @_cdecl("cnv_dispatch_group_enter")
-func cnv_dispatch_group_enter(_ group: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_group_enter(_ group: UnsafeMutableRawPointer?) {
     CGroup.group(group, "dispatch_group_enter").enter()
 }
 
 @_cdecl("cnv_dispatch_group_leave")
-func cnv_dispatch_group_leave(_ group: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_group_leave(_ group: UnsafeMutableRawPointer?) {
     CGroup.group(group, "dispatch_group_leave").leave()
 }
 
 @_cdecl("cnv_dispatch_group_wait")
-func cnv_dispatch_group_wait(_ group: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
+package func cnv_dispatch_group_wait(_ group: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
     let members = CGroup.group(group, "dispatch_group_wait")
     return CTime.wait(timeout, uptime: { members.wait(timeout: $0) }, wall: { members.wait(wallTimeout: $0) })
 }
 
 @_cdecl("cnv_dispatch_group_notify_f")
-func cnv_dispatch_group_notify_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
+package func cnv_dispatch_group_notify_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
                                  _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let members = CGroup.group(group, "dispatch_group_notify_f")
     let target = CObject.queue(queue, "dispatch_group_notify_f")
@@ -45,18 +45,18 @@ func cnv_dispatch_group_notify_f(_ group: UnsafeMutableRawPointer?, _ queue: Uns
 }
 
 @_cdecl("cnv_dispatch_semaphore_create")
-func cnv_dispatch_semaphore_create(_ value: Int) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_semaphore_create(_ value: Int) -> UnsafeMutableRawPointer? {
     if value < 0 { return nil }   // as libdispatch: a negative start value gives NULL
     return CObject.retainedHandle(DispatchSemaphore(value: value), kind: .semaphore)
 }
 
 @_cdecl("cnv_dispatch_semaphore_signal")
-func cnv_dispatch_semaphore_signal(_ semaphore: UnsafeMutableRawPointer?) -> Int {
+package func cnv_dispatch_semaphore_signal(_ semaphore: UnsafeMutableRawPointer?) -> Int {
     CGroup.semaphore(semaphore, "dispatch_semaphore_signal").signal()
 }
 
 @_cdecl("cnv_dispatch_semaphore_wait")
-func cnv_dispatch_semaphore_wait(_ semaphore: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
+package func cnv_dispatch_semaphore_wait(_ semaphore: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
     let value = CGroup.semaphore(semaphore, "dispatch_semaphore_wait")
     return CTime.wait(timeout, uptime: { value.wait(timeout: $0) }, wall: { value.wait(wallTimeout: $0) })
 }

@@ -6,7 +6,7 @@ import Synchronization
 private let mainQueueHandleWord = Atomic<UInt>(0)
 
 @_cdecl("cnv_capi_register_main_queue")
-func cnv_capi_register_main_queue(_ handle: UnsafeMutableRawPointer?) {
+package func cnv_capi_register_main_queue(_ handle: UnsafeMutableRawPointer?) {
     mainQueueHandleWord.store(UInt(bitPattern: handle), ordering: .releasing)
 }
 
@@ -15,16 +15,16 @@ func cnv_main_queue_handle() -> UnsafeMutableRawPointer? {
 }
 
 @_cdecl("cnv_dispatch_assert_queue")
-func cnv_dispatch_assert_queue(_ queue: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_assert_queue(_ queue: UnsafeMutableRawPointer?) {
     dispatchPrecondition(condition: .onQueue(CObject.queue(queue, "dispatch_assert_queue")))
 }
 
 @_cdecl("cnv_dispatch_assert_queue_barrier")
-func cnv_dispatch_assert_queue_barrier(_ queue: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_assert_queue_barrier(_ queue: UnsafeMutableRawPointer?) {
     dispatchPrecondition(condition: .onQueueAsBarrier(CObject.queue(queue, "dispatch_assert_queue_barrier")))
 }
 
 @_cdecl("cnv_dispatch_assert_queue_not")
-func cnv_dispatch_assert_queue_not(_ queue: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_assert_queue_not(_ queue: UnsafeMutableRawPointer?) {
     dispatchPrecondition(condition: .notOnQueue(CObject.queue(queue, "dispatch_assert_queue_not")))
 }

@@ -12,7 +12,7 @@ import Synchronization
 // with its Swift metadata pointer, never that small, which tells the two apart.
 
 /// A C `dispatch_function_t`.
-typealias CFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
+package typealias CFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
 /// The tag words at the start of the C API's static objects (see the C target's
 /// `cnv_statics.c`, which must use the same values).
@@ -125,55 +125,55 @@ final class CObject: @unchecked Sendable {
 }
 
 @_cdecl("cnv_dispatch_retain")
-func cnv_dispatch_retain(_ handle: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_retain(_ handle: UnsafeMutableRawPointer?) {
     let box = CObject.from(handle, "dispatch_retain")
     if box.isGlobal { return }
     _ = Unmanaged.passUnretained(box).retain()
 }
 
 @_cdecl("cnv_dispatch_release")
-func cnv_dispatch_release(_ handle: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_release(_ handle: UnsafeMutableRawPointer?) {
     let box = CObject.from(handle, "dispatch_release")
     if box.isGlobal { return }
     Unmanaged.passUnretained(box).release()
 }
 
 @_cdecl("cnv_dispatch_get_context")
-func cnv_dispatch_get_context(_ handle: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_get_context(_ handle: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     CObject.from(handle, "dispatch_get_context").context.context
 }
 
 @_cdecl("cnv_dispatch_set_context")
-func cnv_dispatch_set_context(_ handle: UnsafeMutableRawPointer?, _ value: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_set_context(_ handle: UnsafeMutableRawPointer?, _ value: UnsafeMutableRawPointer?) {
     let box = CObject.from(handle, "dispatch_set_context")
     if box.isGlobal { return }   // as libdispatch: global objects keep no context
     box.context.context = value
 }
 
 @_cdecl("cnv_dispatch_set_finalizer_f")
-func cnv_dispatch_set_finalizer_f(_ handle: UnsafeMutableRawPointer?, _ finalizer: CFunction?) {
+package func cnv_dispatch_set_finalizer_f(_ handle: UnsafeMutableRawPointer?, _ finalizer: CFunction?) {
     let box = CObject.from(handle, "dispatch_set_finalizer_f")
     if box.isGlobal { return }
     box.context.finalizer = finalizer
 }
 
 @_cdecl("cnv_dispatch_suspend")
-func cnv_dispatch_suspend(_ handle: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_suspend(_ handle: UnsafeMutableRawPointer?) {
     CObject.from(handle, "dispatch_suspend").object.suspend()
 }
 
 @_cdecl("cnv_dispatch_resume")
-func cnv_dispatch_resume(_ handle: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_resume(_ handle: UnsafeMutableRawPointer?) {
     CObject.from(handle, "dispatch_resume").object.resume()
 }
 
 @_cdecl("cnv_dispatch_activate")
-func cnv_dispatch_activate(_ handle: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_activate(_ handle: UnsafeMutableRawPointer?) {
     CObject.from(handle, "dispatch_activate").object.activate()
 }
 
 @_cdecl("cnv_dispatch_set_target_queue")
-func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?) {
     let target = queue.map { CObject.queue($0, "dispatch_set_target_queue") }
     let box = CObject.from(handle, "dispatch_set_target_queue")
     // Groups and semaphores run no work; their finalizer goes to the default global queue.

@@ -5,7 +5,7 @@ import CConveyor
 // machine runs on the predicate's low 32-bit half (a futex word on little-endian Linux):
 // 0 untouched, 1 running, 2 running with waiters, 0xFFFF_FFFF done.
 @_cdecl("cnv_dispatch_once_f")
-func cnv_dispatch_once_f(_ predicate: UnsafeMutablePointer<Int>, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+package func cnv_dispatch_once_f(_ predicate: UnsafeMutablePointer<Int>, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let raw = UnsafeMutableRawPointer(predicate)
     let low = raw.assumingMemoryBound(to: UInt32.self)
     let high = (raw + 4).assumingMemoryBound(to: UInt32.self)

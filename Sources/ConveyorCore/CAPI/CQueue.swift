@@ -76,7 +76,7 @@ extension DispatchQoS.QoSClass {
 }
 
 @_cdecl("cnv_dispatch_queue_attr_make_with_qos_class")
-func cnv_dispatch_queue_attr_make_with_qos_class(_ attr: UnsafeMutableRawPointer?, _ qosClass: UInt32, _ relativePriority: Int32) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_queue_attr_make_with_qos_class(_ attr: UnsafeMutableRawPointer?, _ qosClass: UInt32, _ relativePriority: Int32) -> UnsafeMutableRawPointer? {
     var attributes = CQueueAttributes.from(attr)
     // libdispatch returns DISPATCH_BAD_INPUT (NULL-like failure) for a bad class or priority.
     guard let qos = DispatchQoS.QoSClass(cValue: qosClass), relativePriority <= 0, relativePriority >= -15 else { return nil }
@@ -86,20 +86,20 @@ func cnv_dispatch_queue_attr_make_with_qos_class(_ attr: UnsafeMutableRawPointer
 }
 
 @_cdecl("cnv_dispatch_queue_attr_make_initially_inactive")
-func cnv_dispatch_queue_attr_make_initially_inactive(_ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_queue_attr_make_initially_inactive(_ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     var attributes = CQueueAttributes.from(attr)
     attributes.inactive = true
     return attributes.handle
 }
 
 @_cdecl("cnv_dispatch_queue_attr_make_with_autorelease_frequency")
-func cnv_dispatch_queue_attr_make_with_autorelease_frequency(_ attr: UnsafeMutableRawPointer?, _ frequency: UInt) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_queue_attr_make_with_autorelease_frequency(_ attr: UnsafeMutableRawPointer?, _ frequency: UInt) -> UnsafeMutableRawPointer? {
     // No autorelease pools on Linux: every frequency behaves the same.
     CQueueAttributes.from(attr).handle
 }
 
 @_cdecl("cnv_dispatch_queue_create_with_target")
-func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     let attributes = CQueueAttributes.from(attr)
     var flags: DispatchQueue.Attributes = []
     if attributes.concurrent { flags.insert(.concurrent) }
@@ -115,7 +115,7 @@ func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>?, _ att
 }
 
 @_cdecl("cnv_dispatch_queue_create")
-func cnv_dispatch_queue_create(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_queue_create(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     cnv_dispatch_queue_create_with_target(label, attr, nil)
 }
 
@@ -125,7 +125,7 @@ private let globalQueueObjects: [CObject] = QoSBand.allCases.map {
 }
 
 @_cdecl("cnv_dispatch_get_global_queue")
-func cnv_dispatch_get_global_queue(_ identifier: Int, _ flags: UInt) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_get_global_queue(_ identifier: Int, _ flags: UInt) -> UnsafeMutableRawPointer? {
     let qos: DispatchQoS.QoSClass
     switch identifier {
     case 2: qos = .userInitiated                 // DISPATCH_QUEUE_PRIORITY_HIGH
@@ -142,21 +142,21 @@ func cnv_dispatch_get_global_queue(_ identifier: Int, _ flags: UInt) -> UnsafeMu
 }
 
 @_cdecl("cnv_dispatch_queue_get_label")
-func cnv_dispatch_queue_get_label(_ handle: UnsafeMutableRawPointer?) -> UnsafePointer<CChar> {
+package func cnv_dispatch_queue_get_label(_ handle: UnsafeMutableRawPointer?) -> UnsafePointer<CChar> {
     // DISPATCH_CURRENT_QUEUE_LABEL (NULL) names the queue the caller runs on.
     let queue = handle.map { CObject.queue($0, "dispatch_queue_get_label") } ?? currentQueue()
     return CLabels.shared.cString(for: queue?.label ?? "")
 }
 
 @_cdecl("cnv_dispatch_queue_get_qos_class")
-func cnv_dispatch_queue_get_qos_class(_ handle: UnsafeMutableRawPointer?, _ relativePriority: UnsafeMutablePointer<Int32>?) -> UInt32 {
+package func cnv_dispatch_queue_get_qos_class(_ handle: UnsafeMutableRawPointer?, _ relativePriority: UnsafeMutablePointer<Int32>?) -> UInt32 {
     let qos = CObject.queue(handle, "dispatch_queue_get_qos_class").qos
     relativePriority?.pointee = Int32(qos.relativePriority)
     return qos.qosClass.cValue
 }
 
 @_cdecl("cnv_dispatch_get_current_queue")
-func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
     // Deprecated in the headers; answers the default global queue outside any queue, as
     // libdispatch does, and the innermost queue's handle when it is one the C API made.
     guard let queue = currentQueue() else { return cnv_dispatch_get_global_queue(0, 0) }

@@ -56,7 +56,7 @@ enum CSource {
 }
 
 @_cdecl("cnv_dispatch_source_create")
-func cnv_dispatch_source_create(_ type: UnsafeMutableRawPointer?, _ handle: UInt, _ mask: UInt, _ queue: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_source_create(_ type: UnsafeMutableRawPointer?, _ handle: UInt, _ mask: UInt, _ queue: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let kind = CSourceType.from(type) else { return nil }
     let target = queue.map { CObject.queue($0, "dispatch_source_create") }
     let fd = Int32(truncatingIfNeeded: Int(bitPattern: handle))
@@ -83,24 +83,24 @@ func cnv_dispatch_source_create(_ type: UnsafeMutableRawPointer?, _ handle: UInt
 }
 
 @_cdecl("cnv_dispatch_source_set_event_handler_f")
-func cnv_dispatch_source_set_event_handler_f(_ source: UnsafeMutableRawPointer?, _ handler: CFunction?) {
+package func cnv_dispatch_source_set_event_handler_f(_ source: UnsafeMutableRawPointer?, _ handler: CFunction?) {
     CSource.setFunction(source, 0, handler, "dispatch_source_set_event_handler_f")
 }
 
 @_cdecl("cnv_dispatch_source_set_cancel_handler_f")
-func cnv_dispatch_source_set_cancel_handler_f(_ source: UnsafeMutableRawPointer?, _ handler: CFunction?) {
+package func cnv_dispatch_source_set_cancel_handler_f(_ source: UnsafeMutableRawPointer?, _ handler: CFunction?) {
     CSource.setFunction(source, 1, handler, "dispatch_source_set_cancel_handler_f")
 }
 
 @_cdecl("cnv_dispatch_source_set_registration_handler_f")
-func cnv_dispatch_source_set_registration_handler_f(_ source: UnsafeMutableRawPointer?, _ handler: CFunction?) {
+package func cnv_dispatch_source_set_registration_handler_f(_ source: UnsafeMutableRawPointer?, _ handler: CFunction?) {
     CSource.setFunction(source, 2, handler, "dispatch_source_set_registration_handler_f")
 }
 
 /// The block forms' entry (called by the C target): `which` is 0 event, 1 cancel,
 /// 2 registration; `block` is a copy that `release` frees once the source drops it.
 @_cdecl("cnv_capi_source_set_block_handler")
-func cnv_capi_source_set_block_handler(_ source: UnsafeMutableRawPointer?, _ which: Int32, _ invoke: CFunction,
+package func cnv_capi_source_set_block_handler(_ source: UnsafeMutableRawPointer?, _ which: Int32, _ invoke: CFunction,
                                        _ block: UnsafeMutableRawPointer?, _ release: CFunction) {
     let target = CSource.source(source, "dispatch_source_set_handler")
     guard block != nil else {
@@ -112,32 +112,32 @@ func cnv_capi_source_set_block_handler(_ source: UnsafeMutableRawPointer?, _ whi
 }
 
 @_cdecl("cnv_dispatch_source_cancel")
-func cnv_dispatch_source_cancel(_ source: UnsafeMutableRawPointer?) {
+package func cnv_dispatch_source_cancel(_ source: UnsafeMutableRawPointer?) {
     CSource.source(source, "dispatch_source_cancel").cancelSource()
 }
 
 @_cdecl("cnv_dispatch_source_testcancel")
-func cnv_dispatch_source_testcancel(_ source: UnsafeMutableRawPointer?) -> Int {
+package func cnv_dispatch_source_testcancel(_ source: UnsafeMutableRawPointer?) -> Int {
     CSource.source(source, "dispatch_source_testcancel").isCancelled ? 1 : 0
 }
 
 @_cdecl("cnv_dispatch_source_get_data")
-func cnv_dispatch_source_get_data(_ source: UnsafeMutableRawPointer?) -> UInt {
+package func cnv_dispatch_source_get_data(_ source: UnsafeMutableRawPointer?) -> UInt {
     CSource.source(source, "dispatch_source_get_data").data
 }
 
 @_cdecl("cnv_dispatch_source_get_mask")
-func cnv_dispatch_source_get_mask(_ source: UnsafeMutableRawPointer?) -> UInt {
+package func cnv_dispatch_source_get_mask(_ source: UnsafeMutableRawPointer?) -> UInt {
     CSource.source(source, "dispatch_source_get_mask").mask
 }
 
 @_cdecl("cnv_dispatch_source_get_handle")
-func cnv_dispatch_source_get_handle(_ source: UnsafeMutableRawPointer?) -> UInt {
+package func cnv_dispatch_source_get_handle(_ source: UnsafeMutableRawPointer?) -> UInt {
     CSource.source(source, "dispatch_source_get_handle").handle
 }
 
 @_cdecl("cnv_dispatch_source_merge_data")
-func cnv_dispatch_source_merge_data(_ source: UnsafeMutableRawPointer?, _ value: UInt) {
+package func cnv_dispatch_source_merge_data(_ source: UnsafeMutableRawPointer?, _ value: UInt) {
     let target = CSource.source(source, "dispatch_source_merge_data")
     switch target.kind {
     case .userDataAdd: target.mergeUserData(value, as: .add)
@@ -148,7 +148,7 @@ func cnv_dispatch_source_merge_data(_ source: UnsafeMutableRawPointer?, _ value:
 }
 
 @_cdecl("cnv_dispatch_source_set_timer")
-func cnv_dispatch_source_set_timer(_ source: UnsafeMutableRawPointer?, _ start: UInt64, _ interval: UInt64, _ leeway: UInt64) {
+package func cnv_dispatch_source_set_timer(_ source: UnsafeMutableRawPointer?, _ start: UInt64, _ interval: UInt64, _ leeway: UInt64) {
     let timer = CSource.source(source, "dispatch_source_set_timer")
     guard timer.kind == .timer else {
         fatalError("Conveyor: dispatch_source_set_timer on a \(timer.kind.rawValue) source")

@@ -23,7 +23,7 @@ final class CSpecificTable: @unchecked Sendable {
 private let specificsLock = Mutex<Void>(())
 
 @_cdecl("cnv_dispatch_queue_set_specific")
-func cnv_dispatch_queue_set_specific(_ queue: UnsafeMutableRawPointer?, _ key: UnsafeRawPointer?,
+package func cnv_dispatch_queue_set_specific(_ queue: UnsafeMutableRawPointer?, _ key: UnsafeRawPointer?,
                                      _ value: UnsafeMutableRawPointer?, _ destructor: CFunction?) {
     guard let key else { return }
     let target = CObject.queue(queue, "dispatch_queue_set_specific")
@@ -41,13 +41,13 @@ func cnv_dispatch_queue_set_specific(_ queue: UnsafeMutableRawPointer?, _ key: U
 }
 
 @_cdecl("cnv_dispatch_queue_get_specific")
-func cnv_dispatch_queue_get_specific(_ queue: UnsafeMutableRawPointer?, _ key: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_queue_get_specific(_ queue: UnsafeMutableRawPointer?, _ key: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
     guard let key else { return nil }
     return specific(of: CObject.queue(queue, "dispatch_queue_get_specific"), key: key)
 }
 
 @_cdecl("cnv_dispatch_get_specific")
-func cnv_dispatch_get_specific(_ key: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+package func cnv_dispatch_get_specific(_ key: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
     guard let key else { return nil }
     var queue = currentQueue()
     while let current = queue {

@@ -3,22 +3,22 @@
 // trampoline that runs it and then releases it.
 
 /// A C `dispatch_apply` function: context and iteration index.
-typealias CApplyFunction = @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
+package typealias CApplyFunction = @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
 
 @_cdecl("cnv_dispatch_async_f")
-func cnv_dispatch_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+package func cnv_dispatch_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let target = CObject.queue(queue, "dispatch_async_f")
     target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: nil, function: function, context: context))
 }
 
 @_cdecl("cnv_dispatch_barrier_async_f")
-func cnv_dispatch_barrier_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+package func cnv_dispatch_barrier_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let target = CObject.queue(queue, "dispatch_barrier_async_f")
     target.enqueue(FunctionJob.make(band: target.band, isBarrier: true, group: nil, function: function, context: context))
 }
 
 @_cdecl("cnv_dispatch_group_async_f")
-func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
+package func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
                                 _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let members = CGroup.group(group, "dispatch_group_async_f")
     let target = CObject.queue(queue, "dispatch_group_async_f")
@@ -27,17 +27,17 @@ func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ queue: Unsa
 }
 
 @_cdecl("cnv_dispatch_sync_f")
-func cnv_dispatch_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+package func cnv_dispatch_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     CObject.queue(queue, "dispatch_sync_f").sync { function(context) }
 }
 
 @_cdecl("cnv_dispatch_barrier_sync_f")
-func cnv_dispatch_barrier_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+package func cnv_dispatch_barrier_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     CObject.queue(queue, "dispatch_barrier_sync_f").sync(flags: .barrier) { function(context) }
 }
 
 @_cdecl("cnv_dispatch_after_f")
-func cnv_dispatch_after_f(_ when: UInt64, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+package func cnv_dispatch_after_f(_ when: UInt64, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let target = CObject.queue(queue, "dispatch_after_f")
     let bits = UInt(bitPattern: context)
     let work: @Sendable () -> Void = { function(UnsafeMutableRawPointer(bitPattern: bits)) }
@@ -49,7 +49,7 @@ func cnv_dispatch_after_f(_ when: UInt64, _ queue: UnsafeMutableRawPointer?, _ c
 }
 
 @_cdecl("cnv_dispatch_apply_f")
-func cnv_dispatch_apply_f(_ iterations: Int, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CApplyFunction) {
+package func cnv_dispatch_apply_f(_ iterations: Int, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CApplyFunction) {
     // DISPATCH_APPLY_AUTO (NULL) and concurrent queues: all CPUs, the caller taking part.
     // A serial queue runs the iterations one after another on that queue, as libdispatch.
     if let queue {
@@ -66,6 +66,6 @@ func cnv_dispatch_apply_f(_ iterations: Int, _ queue: UnsafeMutableRawPointer?, 
 }
 
 @_cdecl("cnv_dispatch_main")
-func cnv_dispatch_main() -> Never {
+package func cnv_dispatch_main() -> Never {
     dispatchMain()
 }

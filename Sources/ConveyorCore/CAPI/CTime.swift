@@ -32,7 +32,7 @@ enum CTime {
 }
 
 @_cdecl("cnv_dispatch_time")
-func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
+package func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
     switch CTime.decode(when) {
     case .forever: return TimeEncoding.forever
     case .uptime(let time): return (time + .nanoseconds(Int(delta))).rawValue
@@ -41,7 +41,7 @@ func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
 }
 
 @_cdecl("cnv_dispatch_walltime")
-func cnv_dispatch_walltime(_ when: UnsafePointer<timespec>?, _ delta: Int64) -> UInt64 {
+package func cnv_dispatch_walltime(_ when: UnsafePointer<timespec>?, _ delta: Int64) -> UInt64 {
     let start = when.map { DispatchWallTime(timespec: $0.pointee) } ?? DispatchWallTime.now()
     return (start + .nanoseconds(Int(delta))).rawValue
 }
