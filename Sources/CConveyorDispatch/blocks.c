@@ -3,13 +3,14 @@
 // (Block_release) right after it ran, exactly as libdispatch does; a block used only
 // during the call (dispatch_sync, dispatch_apply, dispatch_once) is not copied.
 #include <dispatch/dispatch.h>
+#include "blocks_runtime.h"
 
-// The BlocksRuntime's two calls (what <Block.h> declares; the toolchain keeps that header
-// beside its Swift modules, out of a C compiler's default search path).
-void *_Block_copy(const void *block);
-void _Block_release(const void *block);
-#define Block_copy(block) ((__typeof(block))_Block_copy((const void *)(block)))
-#define Block_release(block) _Block_release((const void *)(block))
+// A block made by dispatch_block_create stands for a work item: submitted with
+// dispatch_async, dispatch_group_async or dispatch_sync, the item goes to the queue itself,
+// so its flags (a barrier, a QoS class) apply. Elsewhere it is an ordinary block whose
+// invocation performs the item.
+void cnv_capi_block_item_async(dispatch_queue_t queue, void *item, dispatch_group_t group);
+void cnv_capi_block_item_sync(dispatch_queue_t queue, void *item);
 
 // Runs a copied block, then releases the copy.
 static void invoke_and_release(void *block) {
@@ -31,6 +32,8 @@ static void invoke_apply(void *block, size_t index) {
 }
 
 void dispatch_async(dispatch_queue_t queue, dispatch_block_t block) {
+    void *item = cnv_block_item(block);
+    if (item) { cnv_capi_block_item_async(queue, item, NULL); return; }
     dispatch_async_f(queue, Block_copy(block), invoke_and_release);
 }
 
@@ -39,6 +42,8 @@ void dispatch_barrier_async(dispatch_queue_t queue, dispatch_block_t block) {
 }
 
 void dispatch_sync(dispatch_queue_t queue, DISPATCH_NOESCAPE dispatch_block_t block) {
+    void *item = cnv_block_item(block);
+    if (item) { cnv_capi_block_item_sync(queue, item); return; }
     dispatch_sync_f(queue, (void *)block, invoke);
 }
 
@@ -47,6 +52,8 @@ void dispatch_barrier_sync(dispatch_queue_t queue, DISPATCH_NOESCAPE dispatch_bl
 }
 
 void dispatch_group_async(dispatch_group_t group, dispatch_queue_t queue, dispatch_block_t block) {
+    void *item = cnv_block_item(block);
+    if (item) { cnv_capi_block_item_async(queue, item, group); return; }
     dispatch_group_async_f(group, queue, Block_copy(block), invoke_and_release);
 }
 

@@ -314,6 +314,65 @@ static void test_sources(void) {
     CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_REPLACE, 0, 0, queue) != NULL, "DATA_REPLACE source is created");
 }
 
+// MARK: block objects (dispatch_block_create)
+
+void _Block_release(const void *block);   // <Block.h>, outside the C compiler's search path
+
+static void test_block_objects(void) {
+    dispatch_queue_t queue = dispatch_queue_create("capi.blocks", NULL);
+    dispatch_semaphore_t notified = dispatch_semaphore_create(0);
+    __block int ran = 0;
+    dispatch_block_t block = dispatch_block_create(0, ^{ ran++; });
+    dispatch_block_notify(block, queue, ^{ dispatch_semaphore_signal(notified); });
+    dispatch_async(queue, block);
+    CHECK(dispatch_block_wait(block, in_seconds(5)) == 0 && ran == 1, "dispatch_block_wait returns once the block ran");
+    CHECK(dispatch_semaphore_wait(notified, in_seconds(5)) == 0, "dispatch_block_notify");
+    _Block_release(block);
+
+    __block int cancelled_ran = 0;
+    dispatch_block_t cancelled = dispatch_block_create(0, ^{ cancelled_ran = 1; });
+    dispatch_block_cancel(cancelled);
+    dispatch_async(queue, cancelled);
+    dispatch_sync(queue, ^{});
+    CHECK(dispatch_block_testcancel(cancelled) != 0 && !cancelled_ran, "a cancelled block object never runs");
+    _Block_release(cancelled);
+
+    dispatch_block_t never = dispatch_block_create(0, ^{});
+    CHECK(dispatch_block_wait(never, dispatch_time(DISPATCH_TIME_NOW, 10 * NSEC_PER_MSEC)) != 0, "dispatch_block_wait times out on a block that did not run");
+    _Block_release(never);
+
+    dispatch_queue_t concurrent = dispatch_queue_create("capi.blocks.concurrent", DISPATCH_QUEUE_CONCURRENT);
+    __block atomic_int running = 0, overlap = 0;
+    for (int i = 0; i < 10; i++) dispatch_async(concurrent, ^{ atomic_fetch_add(&running, 1); usleep(500); atomic_fetch_sub(&running, 1); });
+    dispatch_block_t barrier = dispatch_block_create(DISPATCH_BLOCK_BARRIER, ^{ if (atomic_load(&running)) overlap = 1; });
+    dispatch_async(concurrent, barrier);
+    dispatch_block_wait(barrier, DISPATCH_TIME_FOREVER);
+    CHECK(!overlap, "DISPATCH_BLOCK_BARRIER makes a block object a barrier");
+    _Block_release(barrier);
+
+    dispatch_block_t qos = dispatch_block_create_with_qos_class(0, 0x11 /* utility */, -1, ^{});
+    CHECK(qos != NULL, "dispatch_block_create_with_qos_class");
+    dispatch_sync(queue, qos);
+    CHECK(dispatch_block_wait(qos, DISPATCH_TIME_NOW) == 0, "dispatch_sync runs a block object");
+    _Block_release(qos);
+    CHECK(dispatch_block_create_with_qos_class(0, 0x11, 3, ^{}) == NULL, "an invalid relative priority gives NULL");
+
+    __block int performed = 0;
+    dispatch_block_perform(0, ^{ performed = 1; });
+    CHECK(performed, "dispatch_block_perform");
+
+    dispatch_group_t group = dispatch_group_create();
+    dispatch_block_t member = dispatch_block_create(0, ^{});
+    dispatch_group_async(group, queue, member);
+    CHECK(dispatch_wait(group, in_seconds(5)) == 0 && dispatch_wait(member, DISPATCH_TIME_NOW) == 0,
+          "dispatch_group_async with a block object; dispatch_wait (type-generic) on a group and a block");
+    _Block_release(member);
+    dispatch_release(group);
+    dispatch_release(concurrent);
+    dispatch_release(notified);
+    dispatch_release(queue);
+}
+
 // MARK: allocations per dispatch_async_f
 
 // Allocation calls per dispatch_async_f, counted over the submissions only (the
@@ -355,6 +414,7 @@ int main(void) {
     test_objects();
     test_synchronization();
     test_sources();
+    test_block_objects();
     test_allocations();
     // dispatch_main: the program ends from a main-queue block.
     dispatch_async(dispatch_get_main_queue(), ^{
