@@ -9,8 +9,8 @@ import CConveyor
 /// worker) hands batches to a shared depot; a thread that submits more than it runs (a
 /// producer) takes batches from it.
 final class JobCache {
-    private var closures = JobStack(depot: .closures)
-    private var functions = JobStack(depot: .functions)
+    private let closures = JobStack(depot: .closures)
+    private let functions = JobStack(depot: .functions)
 
     /// Calls `body` with the calling thread's cache (created on first use, released when
     /// the thread exits), without retaining it.
@@ -54,7 +54,10 @@ final class JobCache {
 }
 
 /// One thread's list of recycled jobs of one kind, with the depot it trades batches with.
-struct JobStack {
+/// A class, not a struct held in `JobCache`: a mutating call on a class's stored struct is
+/// an exclusive access that Swift checks at run time (`swift_beginAccess` on every take
+/// and put), which a class's own stored properties here avoid.
+final class JobStack {
     private static let batchSize = 64
     private static let limit = 256
 
@@ -65,7 +68,7 @@ struct JobStack {
     init(depot: JobDepot) { self.depot = depot }
 
     @inline(__always)
-    mutating func take() -> RecycledJob? {
+    func take() -> RecycledJob? {
         if head == nil, !refill() { return nil }
         let job = head.unsafelyUnwrapped
         head = job.cacheNext
@@ -75,14 +78,14 @@ struct JobStack {
     }
 
     @inline(__always)
-    mutating func put(_ job: RecycledJob) {
+    func put(_ job: RecycledJob) {
         job.cacheNext = head
         head = job
         count += 1
         if count >= Self.limit { spill() }
     }
 
-    private mutating func refill() -> Bool {
+    private func refill() -> Bool {
         guard let (first, taken) = depot.takeBatch() else { return false }
         head = first
         count = taken
@@ -90,7 +93,7 @@ struct JobStack {
     }
 
     /// Moves one batch to the depot.
-    private mutating func spill() {
+    private func spill() {
         var batch: RecycledJob? = nil
         for _ in 0..<Self.batchSize {
             let job = head.unsafelyUnwrapped
@@ -103,7 +106,7 @@ struct JobStack {
     }
 
     /// The thread is exiting: full batches go to the depot, the rest is freed.
-    mutating func drainToDepot() {
+    func drainToDepot() {
         while count >= Self.batchSize { spill() }
         JobDepot.release(chain: head)
         head = nil
