@@ -91,6 +91,22 @@ final class CObject: @unchecked Sendable {
         return unsafeDowncast(box.object, to: DispatchQueue.self)
     }
 
+    /// Calls `body` with the queue behind a handle without retaining it (the caller's
+    /// reference keeps it alive for the call): the submission paths' form of `queue(_:_:)`.
+    @inline(__always)
+    static func withQueue(_ handle: UnsafeMutableRawPointer?, _ function: StaticString, _ body: (DispatchQueue) -> Void) {
+        guard let handle, handle.load(as: UInt.self) >= CStaticTag.limit else {
+            body(queue(handle, function))
+            return
+        }
+        Unmanaged<CObject>.fromOpaque(handle)._withUnsafeGuaranteedRef { box in
+            guard box.kind == .queue else { fatalError("Conveyor: \(function) called with a \(box.kind), not a queue") }
+            Unmanaged.passUnretained(box.object)._withUnsafeGuaranteedRef { object in
+                body(unsafeDowncast(object, to: DispatchQueue.self))
+            }
+        }
+    }
+
     /// The queue on which this object's finalizer runs.
     var finalizerQueue: DispatchQueue {
         switch kind {

@@ -7,23 +7,26 @@ package typealias CApplyFunction = @convention(c) (UnsafeMutableRawPointer?, Int
 
 @_cdecl("cnv_dispatch_async_f")
 package func cnv_dispatch_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
-    let target = CObject.queue(queue, "dispatch_async_f")
-    target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: nil, function: function, context: context))
+    CObject.withQueue(queue, "dispatch_async_f") { target in
+        target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: nil, function: function, context: context))
+    }
 }
 
 @_cdecl("cnv_dispatch_barrier_async_f")
 package func cnv_dispatch_barrier_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
-    let target = CObject.queue(queue, "dispatch_barrier_async_f")
-    target.enqueue(FunctionJob.make(band: target.band, isBarrier: true, group: nil, function: function, context: context))
+    CObject.withQueue(queue, "dispatch_barrier_async_f") { target in
+        target.enqueue(FunctionJob.make(band: target.band, isBarrier: true, group: nil, function: function, context: context))
+    }
 }
 
 @_cdecl("cnv_dispatch_group_async_f")
 package func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
                                 _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let members = CGroup.group(group, "dispatch_group_async_f")
-    let target = CObject.queue(queue, "dispatch_group_async_f")
     members.enter()
-    target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: members, function: function, context: context))
+    CObject.withQueue(queue, "dispatch_group_async_f") { target in
+        target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: members, function: function, context: context))
+    }
 }
 
 @_cdecl("cnv_dispatch_sync_f")
