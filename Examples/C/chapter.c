@@ -1,8 +1,37 @@
 // The chapter's C listings (reference/dispatch-queues-chapter.txt, "Dispatch Queues"),
 // built against Conveyor's <dispatch/dispatch.h> by Scripts/c-api.sh.
 #include <dispatch/dispatch.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+// Listing 3-1: a simple block example.
+static void simple_block(void) {
+    int x = 123;
+    int y = 456;
+    // Block declaration and assignment
+    void (^aBlock)(int) = ^(int z) {
+        printf("3-1: %d %d %d\n", x, y, z);
+    };
+    // Execute the block
+    aBlock(789);   // prints: 123 456 789
+}
+
+// "Adding Tasks to a Queue": the block-based variants, asynchronous and synchronous.
+static void add_tasks(void) {
+    dispatch_queue_t myCustomQueue;
+    myCustomQueue = dispatch_queue_create("com.example.MyCustomQueue", NULL);
+    dispatch_async(myCustomQueue, ^{
+        printf("tasks: Do some work here.\n");
+    });
+    printf("tasks: The first block may or may not have run.\n");
+    dispatch_sync(myCustomQueue, ^{
+        printf("tasks: Do some more work here.\n");
+    });
+    printf("tasks: Both blocks have completed.\n");
+    dispatch_release(myCustomQueue);
+}
 
 // Listing 3-2: creating a new serial queue.
 static dispatch_queue_t make_serial_queue(void) {
@@ -38,6 +67,8 @@ static void average_async(int *data, size_t len, dispatch_queue_t queue, void (^
 }
 
 int main(void) {
+    simple_block();
+    add_tasks();
     dispatch_queue_t queue = make_serial_queue();
     printf("3-2: created queue '%s'\n", dispatch_queue_get_label(queue));
 
@@ -65,11 +96,17 @@ int main(void) {
     printf("3-6: the group's %d tasks are done\n", tasks);
     dispatch_release(group);
 
-    // Dispatch semaphores guarding a finite resource (the chapter's file-descriptor example).
-    dispatch_semaphore_t fd_sema = dispatch_semaphore_create(2);
+    // "Using Dispatch Semaphores to Regulate the Use of Finite Resources".
+    // Create the semaphore, specifying the initial pool size
+    dispatch_semaphore_t fd_sema = dispatch_semaphore_create(getdtablesize() / 2);
+    // Wait for a free file descriptor
     dispatch_semaphore_wait(fd_sema, DISPATCH_TIME_FOREVER);
-    printf("semaphore: took one of two resources\n");
+    int fd = open("/etc/services", O_RDONLY);
+    printf("semaphore: opened /etc/services: %s\n", fd >= 0 ? "yes" : "no (absent here)");
+    // Release the file descriptor when done
+    if (fd >= 0) close(fd);
     dispatch_semaphore_signal(fd_sema);
+    dispatch_release(fd_sema);
 
     dispatch_release(counter);
     dispatch_release(queue);
