@@ -9,10 +9,13 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
 
     private static let nothing: Function = { _ in }
 
-    var function: Function
-    var context: UnsafeMutableRawPointer?
+    // Written by the submitting thread before the job is published, read by the thread
+    // that runs it after taking it from a list (the list's release/acquire orders them):
+    // never two accesses at once, so no run-time exclusivity checks.
+    @exclusivity(unchecked) var function: Function
+    @exclusivity(unchecked) var context: UnsafeMutableRawPointer?
     /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
-    unowned(unsafe) var group: DispatchGroup?
+    @exclusivity(unchecked) unowned(unsafe) var group: DispatchGroup?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?,
                  function: @escaping Function, context: UnsafeMutableRawPointer?) {

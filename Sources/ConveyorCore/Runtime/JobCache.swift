@@ -62,8 +62,10 @@ final class JobStack {
     private static let limit = 256
 
     private let depot: JobDepot
-    private var head: RecycledJob?
-    private var count = 0
+    // Only the owning thread touches a stack (a thread-local cache), so the run-time
+    // exclusivity checks on these would guard nothing.
+    @exclusivity(unchecked) private var head: RecycledJob?
+    @exclusivity(unchecked) private var count = 0
 
     init(depot: JobDepot) { self.depot = depot }
 
