@@ -31,12 +31,12 @@ package func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ que
 
 @_cdecl("cnv_dispatch_sync_f")
 package func cnv_dispatch_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
-    CObject.queue(queue, "dispatch_sync_f").sync { function(context) }
+    CObject.withQueue(queue, "dispatch_sync_f") { target in target.sync { function(context) } }
 }
 
 @_cdecl("cnv_dispatch_barrier_sync_f")
 package func cnv_dispatch_barrier_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
-    CObject.queue(queue, "dispatch_barrier_sync_f").sync(flags: .barrier) { function(context) }
+    CObject.withQueue(queue, "dispatch_barrier_sync_f") { target in target.sync(flags: .barrier) { function(context) } }
 }
 
 @_cdecl("cnv_dispatch_after_f")
