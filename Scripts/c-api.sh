@@ -20,6 +20,10 @@ release=(); [ "$config" = release ] && release=(-DCONVEYOR_RELEASE)
 clang -fblocks -Wall -Werror -O1 "${release[@]}" Tests/CAPI/capi-test.c -o "$out/capi-test" "${flags[@]}"
 clang -fblocks -Wall -Werror -O1 Examples/C/chapter.c -o "$out/chapter" "${flags[@]}"
 clang++ -fblocks -Wall -Werror -O1 Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp" "${flags[@]}"
+# Without blocks: GCC if installed (its C front end has no blocks), else clang without -fblocks.
+no_blocks_cc=clang; command -v gcc >/dev/null && no_blocks_cc=gcc
+"$no_blocks_cc" -Wall -Werror -O1 Tests/CAPI/no-blocks.c -o "$out/no-blocks" -I "$include" -L "$lib" -lConveyorDispatch -Wl,-rpath,"$lib"
 echo "== Tests/CAPI/capi-test.c"; timeout 120 "$out/capi-test"
+echo "== Tests/CAPI/no-blocks.c ($no_blocks_cc)"; timeout 60 "$out/no-blocks"
 echo "== Examples/C/chapter.c"; timeout 60 "$out/chapter"
 echo "== Examples/CPlusPlus/chapter.cpp"; timeout 60 "$out/chapter-cpp"

@@ -24,6 +24,14 @@
 /* Conveyor: every dispatch_* name becomes Conveyor's cnv_dispatch_* export. */
 #include <dispatch/cnv_names.h>
 
+/* Conveyor: GCC before 14 lacks these clang checks that the headers below use. */
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#ifndef __has_extension
+#define __has_extension(x) 0
+#endif
+
 #ifdef __APPLE__
 #include <Availability.h>
 #include <os/availability.h>
