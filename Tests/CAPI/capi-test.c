@@ -29,14 +29,37 @@ static dispatch_time_t in_seconds(int seconds) { return dispatch_time(DISPATCH_T
 
 // MARK: allocation counting (this program's malloc interposes the whole process's)
 
-static atomic_long allocations;
+// `allocations` counts allocation calls while `counting` is set; `live` is allocations
+// minus frees at any time (for leak checks).
+static atomic_long allocations, live;
 static atomic_int counting;
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
-void *malloc(size_t size) { if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1); return __libc_malloc(size); }
-void *calloc(size_t count, size_t size) { if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1); return __libc_calloc(count, size); }
-void *realloc(void *old, size_t size) { if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1); return __libc_realloc(old, size); }
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+static void counted(void) {
+    atomic_fetch_add_explicit(&live, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1);
+}
+void *malloc(size_t size) { counted(); return __libc_malloc(size); }
+void *calloc(size_t count, size_t size) { counted(); return __libc_calloc(count, size); }
+void *realloc(void *old, size_t size) {
+    if (old) { if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1); }
+    else counted();
+    return __libc_realloc(old, size);
+}
+void *aligned_alloc(size_t alignment, size_t size) { counted(); return __libc_memalign(alignment, size); }
+void *memalign(size_t alignment, size_t size) { counted(); return __libc_memalign(alignment, size); }
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    counted();
+    *result = __libc_memalign(alignment, size);
+    return *result ? 0 : 12;   // ENOMEM
+}
+void free(void *pointer) {
+    if (pointer) atomic_fetch_sub_explicit(&live, 1, memory_order_relaxed);
+    __libc_free(pointer);
+}
 
 // MARK: queues and _f forms
 
@@ -178,6 +201,26 @@ static void test_objects(void) {
     usleep(50000);
     CHECK(atomic_load(&finalized) == 2, "a finalizer without context is not called; a group's is (%d calls)", atomic_load(&finalized));
     dispatch_release(target);
+
+    // Queues, groups and semaphores are freed after their last release and their work.
+    long before = 0;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) before = atomic_load(&live);
+        for (int i = 0; i < 1000; i++) {
+            dispatch_queue_t short_lived = dispatch_queue_create("capi.short-lived", NULL);
+            dispatch_group_t members = dispatch_group_create();
+            dispatch_semaphore_t done = dispatch_semaphore_create(0);
+            dispatch_group_async_f(members, short_lived, done, signal_semaphore);
+            dispatch_release(short_lived);   // work pending: the queue lives until it ran
+            dispatch_semaphore_wait(done, DISPATCH_TIME_FOREVER);
+            dispatch_group_wait(members, DISPATCH_TIME_FOREVER);
+            dispatch_release(members);
+            dispatch_release(done);
+        }
+    }
+    // (The last queue's drain may still hold a few allocations: the bound allows for it.)
+    long still_live = atomic_load(&live) - before;
+    CHECK(still_live < 100, "queues, groups and semaphores are freed (%ld allocations still live after 1000 rounds)", still_live);
 }
 
 // MARK: groups, semaphores, once, time
@@ -356,6 +399,25 @@ static void test_block_objects(void) {
     CHECK(dispatch_block_wait(qos, DISPATCH_TIME_NOW) == 0, "dispatch_sync runs a block object");
     _Block_release(qos);
     CHECK(dispatch_block_create_with_qos_class(0, 0x11, 3, ^{}) == NULL, "an invalid relative priority gives NULL");
+
+    // Block objects and submitted blocks are freed after their last release and their
+    // run: the live allocation count comes back after thousands of them.
+    long before_rounds = 0, after_rounds = 0;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) before_rounds = atomic_load(&live);
+        for (int i = 0; i < 2000; i++) {
+            __block int x = i;
+            (void)x;
+            dispatch_block_t made = dispatch_block_create(0, ^{ x++; });
+            dispatch_async(queue, made);
+            dispatch_block_wait(made, DISPATCH_TIME_FOREVER);
+            _Block_release(made);
+            dispatch_async(queue, ^{ x++; });
+        }
+        dispatch_sync(queue, ^{});
+    }
+    after_rounds = atomic_load(&live);
+    CHECK(after_rounds - before_rounds < 100, "block objects and copied blocks are freed (%ld allocations still live after 2000 rounds)", after_rounds - before_rounds);
 
     __block int performed = 0;
     dispatch_block_perform(0, ^{ performed = 1; });
