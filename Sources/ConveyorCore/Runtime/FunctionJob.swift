@@ -7,8 +7,6 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
     /// A C `dispatch_function_t`.
     typealias Function = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    private static let nothing: Function = { _ in }
-
     // Written by the submitting thread before the job is published, read by the thread
     // that runs it after taking it from a list (the list's release/acquire orders them):
     // never two accesses at once, so no run-time exclusivity checks.
@@ -43,8 +41,8 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
     override func run(on queue: DispatchQueue?) {
         function(context)
         if let group { group.leave() }
-        function = Self.nothing
-        context = nil
+        // The function and context own nothing, so a recycled job keeps them until reuse
+        // overwrites them; the group is cleared (it is unowned and may go away).
         group = nil
         JobCache.withCurrent { $0.put(self) }
     }
