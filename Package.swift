@@ -16,7 +16,8 @@ let package = Package(
         // them through the front module below, never by importing this one.
         .target(
             name: "ConveyorCore",
-            dependencies: ["CConveyor"]
+            dependencies: ["CConveyor"],
+            exclude: ["Runtime/Pool/SCALING.md"]   // notes on many-core scaling, not a resource
         ),
         // The module users import: re-exports ConveyorCore, and names each top-level
         // declaration in a scoped re-export so that it wins over the toolchain's Dispatch
