@@ -36,6 +36,8 @@ final class WorkerPool: @unchecked Sendable {
     let lock = FutexLock()
     var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
     let watchdog = Watchdog()
+    /// Set while one parked worker watches the LIFO slots of busy workers.
+    let lifoWatcher = Atomic<Bool>(false)
 
     private init() {
         cpuCount = ThreadInfo.cpuCount
@@ -73,10 +75,11 @@ final class WorkerPool: @unchecked Sendable {
     /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
     /// ring, first in, first out.
     ///
-    /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits on a busy owner
-    /// while a CPU idles. Filling the slot wakes a worker as any other new work does, and
-    /// a searcher that has looked for a few microseconds may take a slot whose owner is
-    /// still inside a job (Go's `runnext` rule).
+    /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits long on a busy
+    /// owner while a CPU idles. One parked worker looks every `lifoWatchNanoseconds` while
+    /// jobs run; it wakes itself for a slot whose owner is still inside the job it ran at
+    /// the previous look, and a searcher that has looked for a few microseconds may take
+    /// a slot whose owner is inside a job (Go's `runnext` rule).
     func submit(_ job: Job) {
         if cnv_is_forked_child() != 0 {
             preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
@@ -88,7 +91,15 @@ final class WorkerPool: @unchecked Sendable {
                 return
             }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
-                notifyWorkAvailable()
+                // No wake-up per fill (that would cost a futex wake per message between
+                // queues): a parked worker watches the slots (`lifoWatchNanoseconds`).
+                // Until the pool has a thread per CPU there may be no parked worker to
+                // watch, so then start one.
+                if liveThreads.load(ordering: .relaxed) < cpuCount {
+                    notifyWorkAvailable()
+                } else {
+                    watchdog.poke()
+                }
                 return
             }
             pushLocally(Job.takeRetained(previous), on: current)
@@ -349,6 +360,30 @@ final class WorkerPool: @unchecked Sendable {
         lock.unlock()
 
         if !retiring && hasVisibleWork() && unparkSelf(worker) { return true }
+
+        // One parked worker at a time watches the LIFO slots of busy workers (see
+        // `lifoWatchNanoseconds`); the others sleep until woken or the idle timeout.
+        var watching = !retiring && lifoWatcher.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        var lastSeen: [UInt64] = []
+        while watching {
+            if worker.parker.park(timeoutNanoseconds: Self.lifoWatchNanoseconds) {
+                lifoWatcher.store(false, ordering: .releasing)
+                worker.isSearching = true   // the waker counted this worker as searching
+                return true
+            }
+            if hasWaitingLIFOJob(lastSeen: &lastSeen) {
+                lifoWatcher.store(false, ordering: .releasing)
+                if unparkSelf(worker) { return true }
+                worker.parker.park()   // a waker chose this worker meanwhile: take its wake-up
+                worker.isSearching = true
+                return true
+            }
+            if running.load(ordering: .relaxed) == 0 {
+                // Nobody runs a job, so no LIFO slot can fill without a wake-up.
+                lifoWatcher.store(false, ordering: .releasing)
+                watching = false
+            }
+        }
 
         if !worker.parker.park(timeoutNanoseconds: idleTimeoutNanoseconds) {
             lock.lock()
