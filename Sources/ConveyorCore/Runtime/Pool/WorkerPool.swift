@@ -98,6 +98,10 @@ final class WorkerPool: @unchecked Sendable {
                 if liveThreads.load(ordering: .relaxed) < cpuCount {
                     notifyWorkAvailable()
                 } else {
+                    // Dekker pairing with the watchdog's `sleeping` store and fence
+                    // (`Watchdog.run`), as in `notifyWorkAvailable`: the slot store must be
+                    // ordered before `poke` reads the watchdog's word.
+                    atomicMemoryFence(ordering: .sequentiallyConsistent)
                     watchdog.poke()
                 }
                 return
