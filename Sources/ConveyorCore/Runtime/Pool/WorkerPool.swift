@@ -8,7 +8,9 @@ import Synchronization
 /// important band first. Idle workers spin briefly, then park on a futex; a producer wakes
 /// one parked worker only when no worker is already searching for work. When a worker
 /// blocks in a Conveyor wait, another thread takes its place at once; a watchdog covers
-/// blocking Conveyor cannot see. Idle threads exit after `idleTimeout`.
+/// blocking Conveyor cannot see, judged from the kernel's view of the thread (never from
+/// time alone: CPU-bound work adds no thread). Idle threads exit after `idleTimeout`.
+/// Many-core notes: SCALING.md next to this file.
 final class WorkerPool: @unchecked Sendable {
     static let shared = WorkerPool()
 
@@ -254,8 +256,9 @@ final class WorkerPool: @unchecked Sendable {
                 first = index
                 continue
             }
-            let now = Clock.monotonicNanoseconds()
-            if now &- injection[index].lastServedNanoseconds > Self.agingNanoseconds,
+            // `lastServed` may be a hair newer than `now` (another thread just served it).
+            let now = Clock.monotonicNanoseconds(), lastServed = injection[index].lastServedNanoseconds
+            if now > lastServed && now - lastServed > Self.agingNanoseconds,
                let job = injection[index].pop(movingUpTo: 0, into: nil) {
                 return job
             }
