@@ -67,7 +67,7 @@ extension WorkerPool {
     /// `worker` raised its nice value and the kernel refuses to lower it again, yet `job`
     /// needs a lower one: the worker leaves the pool (its thread exits after this) and
     /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
-    /// is needed (`wakeOrStartWorker`).
+    /// is needed (`wakeOrStartWorker`). Called on the worker's own thread.
     func exitPolite(_ worker: Worker, handingBack job: Job) {
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let held = Job.takeRetained(raw)
@@ -77,11 +77,16 @@ extension WorkerPool {
             injection[Int(queued.band.rawValue)].push(queued)
         }
         injection[Int(job.band.rawValue)].push(job)
+        // From here on this thread is not `worker`: once the lock is released, a new
+        // thread may take the slot and reset its owner-thread state.
+        cnv_tls_set_context(nil)
         lock.lock()
         worker.hasThread = false
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         lock.unlock()
-        notifyWorkAvailable()
+        // A thread started here would inherit this thread's nice value: the watchdog, at
+        // nice 0, wakes or starts the worker for the jobs handed back.
+        watchdog.requestWorker(pool: self)
     }
 }
 
