@@ -19,7 +19,8 @@ let package = Package(
         // them through the front module below, never by importing this one.
         .target(
             name: "ConveyorCore",
-            dependencies: ["CConveyor", "CConveyorMainThreadBridge", "CConveyorGlobalExecutor"]
+            dependencies: ["CConveyor", "CConveyorMainThreadBridge", "CConveyorGlobalExecutor"],
+            exclude: ["Runtime/Pool/SCALING.md"]   // notes on many-core scaling, not a resource
         ),
         // The C API: <dispatch/dispatch.h> (libdispatch's headers, each name mapped onto
         // Conveyor's `cnv_` exports), its data symbols and its block forms. The `_f` forms

@@ -18,7 +18,7 @@ func computeFor(milliseconds: Double) {
 /// Issue 11, findings 2–4: the pool adds threads only for blocking, a LIFO job does not
 /// wait on a busy worker, and a less important band is not starved. Each scenario runs in
 /// a child process, so other suites' work (which runs in parallel) does not disturb it.
-@Suite struct PoolFaultTests {
+@Suite(.serialized) struct PoolFaultTests {
     @Test func cpuBoundWorkAddsNoThreads() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(PoolScenarios.cpuBoundWorkAddsNoThreads() ? 0 : 1)

@@ -6,7 +6,8 @@ import Synchronization
 /// lets the pool run that many extra workers (`WorkerPool.watchTick`). It sleeps without a timeout whenever no work is queued,
 /// so an idle process uses no CPU.
 final class Watchdog: @unchecked Sendable {
-    /// How long queued work may wait on busy workers before a thread is added.
+    /// The period of its look at the workers while work is queued (a worker must be seen
+    /// asleep inside the same job at two looks to count as blocked).
     let intervalNanoseconds: Int64 = 10_000_000
 
     private static let awake: UInt32 = 0

@@ -11,7 +11,8 @@ final class Worker: @unchecked Sendable {
     let local = LocalRunQueue()
     /// Where the thread sleeps when there is no work.
     let parker = Parker()
-    /// The job this worker made runnable last; it runs next, unless stolen by the watchdog.
+    /// The job this worker made runnable last; it runs next, unless a searcher takes it
+    /// while this worker is still inside a job, or the watchdog finds this worker blocked.
     let lifoSlot = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Jobs started, for the watchdog to see progress (written by the owner only).
     let progress = Atomic<UInt64>(0)

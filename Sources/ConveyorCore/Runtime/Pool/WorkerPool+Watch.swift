@@ -67,7 +67,7 @@ extension WorkerPool {
     /// `worker` raised its nice value and the kernel refuses to lower it again, yet `job`
     /// needs a lower one: the worker leaves the pool (its thread exits after this) and
     /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
-    /// is needed (`wakeOrStartWorker`).
+    /// is needed (`wakeOrStartWorker`). Called on the worker's own thread.
     func exitPolite(_ worker: Worker, handingBack job: Job) {
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let held = Job.takeRetained(raw)
@@ -77,10 +77,41 @@ extension WorkerPool {
             injection[Int(queued.band.rawValue)].push(queued)
         }
         injection[Int(job.band.rawValue)].push(job)
+        // From here on this thread is not `worker`: once the lock is released, a new
+        // thread may take the slot and reset its owner-thread state.
+        cnv_tls_set_context(nil)
         lock.lock()
         worker.hasThread = false
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         lock.unlock()
-        notifyWorkAvailable()
+        // A thread started here would inherit this thread's nice value: the watchdog, at
+        // nice 0, wakes or starts the worker for the jobs handed back.
+        watchdog.requestWorker(pool: self)
+    }
+}
+
+extension WorkerPool {
+    /// How often the watching parked worker looks at the LIFO slots of busy workers. A job
+    /// left in a slot by a worker that then computes for long starts within about two
+    /// periods (libdispatch: 0.04–3.9 ms here), at the cost of one timed wake-up per period
+    /// while some worker runs a job and another is parked.
+    static let lifoWatchNanoseconds: Int64 = 1_000_000
+
+    /// Whether a worker inside a job holds a LIFO job and has started no job since the
+    /// previous look (`lastSeen` holds each worker's progress at that look).
+    func hasWaitingLIFOJob(lastSeen: inout [UInt64]) -> Bool {
+        let count = slotCount.load(ordering: .acquiring)
+        while lastSeen.count < count { lastSeen.append(.max) }
+        var found = false
+        for index in 0..<count {
+            let worker = worker(at: index)
+            let progress = worker.progress.load(ordering: .relaxed)
+            if progress == lastSeen[index], worker.inJob.load(ordering: .relaxed),
+               worker.lifoSlot.load(ordering: .relaxed) != nil {
+                found = true
+            }
+            lastSeen[index] = progress
+        }
+        return found
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 /// important band first. Idle workers spin briefly, then park on a futex; a producer wakes
 /// one parked worker only when no worker is already searching for work. When a worker
 /// blocks in a Conveyor wait, another thread takes its place at once; a watchdog covers
-/// blocking Conveyor cannot see. Idle threads exit after `idleTimeout`.
+/// blocking Conveyor cannot see, judged from the kernel's view of the thread (never from
+/// time alone: CPU-bound work adds no thread). Idle threads exit after `idleTimeout`.
+/// Many-core notes: SCALING.md next to this file.
 final class WorkerPool: @unchecked Sendable {
     static let shared = WorkerPool()
 
@@ -36,6 +38,8 @@ final class WorkerPool: @unchecked Sendable {
     let lock = FutexLock()
     var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
     let watchdog = Watchdog()
+    /// Set while one parked worker watches the LIFO slots of busy workers.
+    let lifoWatcher = Atomic<Bool>(false)
 
     private init() {
         cpuCount = ThreadInfo.cpuCount
@@ -73,10 +77,11 @@ final class WorkerPool: @unchecked Sendable {
     /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
     /// ring, first in, first out.
     ///
-    /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits on a busy owner
-    /// while a CPU idles. Filling the slot wakes a worker as any other new work does, and
-    /// a searcher that has looked for a few microseconds may take a slot whose owner is
-    /// still inside a job (Go's `runnext` rule).
+    /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits long on a busy
+    /// owner while a CPU idles. One parked worker looks every `lifoWatchNanoseconds` while
+    /// jobs run; it wakes itself for a slot whose owner is still inside the job it ran at
+    /// the previous look, and a searcher that has looked for a few microseconds may take
+    /// a slot whose owner is inside a job (Go's `runnext` rule).
     func submit(_ job: Job) {
         if cnv_is_forked_child() != 0 {
             preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
@@ -88,7 +93,19 @@ final class WorkerPool: @unchecked Sendable {
                 return
             }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
-                notifyWorkAvailable()
+                // No wake-up per fill (that would cost a futex wake per message between
+                // queues): a parked worker watches the slots (`lifoWatchNanoseconds`).
+                // Until the pool has a thread per CPU there may be no parked worker to
+                // watch, so then start one.
+                if liveThreads.load(ordering: .relaxed) < cpuCount {
+                    notifyWorkAvailable()
+                } else {
+                    // Dekker pairing with the watchdog's `sleeping` store and fence
+                    // (`Watchdog.run`), as in `notifyWorkAvailable`: the slot store must be
+                    // ordered before `poke` reads the watchdog's word.
+                    atomicMemoryFence(ordering: .sequentiallyConsistent)
+                    watchdog.poke()
+                }
                 return
             }
             pushLocally(Job.takeRetained(previous), on: current)
@@ -239,8 +256,9 @@ final class WorkerPool: @unchecked Sendable {
                 first = index
                 continue
             }
-            let now = Clock.monotonicNanoseconds()
-            if now &- injection[index].lastServedNanoseconds > Self.agingNanoseconds,
+            // `lastServed` may be a hair newer than `now` (another thread just served it).
+            let now = Clock.monotonicNanoseconds(), lastServed = injection[index].lastServedNanoseconds
+            if now > lastServed && now - lastServed > Self.agingNanoseconds,
                let job = injection[index].pop(movingUpTo: 0, into: nil) {
                 return job
             }
@@ -349,6 +367,30 @@ final class WorkerPool: @unchecked Sendable {
         lock.unlock()
 
         if !retiring && hasVisibleWork() && unparkSelf(worker) { return true }
+
+        // One parked worker at a time watches the LIFO slots of busy workers (see
+        // `lifoWatchNanoseconds`); the others sleep until woken or the idle timeout.
+        var watching = !retiring && lifoWatcher.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        var lastSeen: [UInt64] = []
+        while watching {
+            if worker.parker.park(timeoutNanoseconds: Self.lifoWatchNanoseconds) {
+                lifoWatcher.store(false, ordering: .releasing)
+                worker.isSearching = true   // the waker counted this worker as searching
+                return true
+            }
+            if hasWaitingLIFOJob(lastSeen: &lastSeen) {
+                lifoWatcher.store(false, ordering: .releasing)
+                if unparkSelf(worker) { return true }
+                worker.parker.park()   // a waker chose this worker meanwhile: take its wake-up
+                worker.isSearching = true
+                return true
+            }
+            if running.load(ordering: .relaxed) == 0 {
+                // Nobody runs a job, so no LIFO slot can fill without a wake-up.
+                lifoWatcher.store(false, ordering: .releasing)
+                watching = false
+            }
+        }
 
         if !worker.parker.park(timeoutNanoseconds: idleTimeoutNanoseconds) {
             lock.lock()
