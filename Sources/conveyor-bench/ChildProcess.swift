@@ -23,19 +23,10 @@ enum ChildProcess {
     static func run(library: String, workload: String, counting: Bool, arguments: [String]) -> Outcome {
         var words = [executable, "--child", library, workload] + arguments
         if counting { words.append("--count-allocations") }
-        let command = words.map(shellQuoted).joined(separator: " ")
-        guard let pipe = popen(command, "r") else {
+        guard let (output, status) = capture(words) else {
             return Outcome(failure: "cannot start a child: \(String(cString: strerror(errno)))")
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, pipe)
-            if n <= 0 { break }
-            output.append(contentsOf: buffer[0..<n])
-        }
-        let status = pclose(pipe)
-        if let outcome = Outcome(childOutput: String(decoding: output, as: UTF8.self)) {
+        if let outcome = Outcome(childOutput: output) {
             return outcome
         }
         let signal = status & 0x7f
@@ -60,6 +51,21 @@ enum ChildProcess {
         print(outcome.line)
         fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
         exit(0)
+    }
+
+    /// Runs `words` (this program's path and arguments) through /bin/sh and returns what it
+    /// printed on standard output and its wait status; nil when it could not be started.
+    static func capture(_ words: [String]) -> (output: String, status: Int32)? {
+        guard let pipe = popen(words.map(shellQuoted).joined(separator: " "), "r") else { return nil }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, pipe)
+            if n <= 0 { break }
+            output.append(contentsOf: buffer[0..<n])
+        }
+        let status = pclose(pipe)
+        return (String(decoding: output, as: UTF8.self), status)
     }
 
     /// `word` in single quotes for /bin/sh.

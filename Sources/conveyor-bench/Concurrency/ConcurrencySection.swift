@@ -79,20 +79,9 @@ enum ConcurrencySection {
 
     /// One child run; nil when it failed.
     private static func child(variant: ConcurrencyVariant, workload: String, quick: Bool) -> [Double]? {
-        var command = "'\(ChildProcess.executable)' --concurrency-child \(variant.rawValue) \(workload)"
-        if quick { command += " --quick" }
-        guard let pipe = popen(command, "r") else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, pipe)
-            if n <= 0 { break }
-            output.append(contentsOf: buffer[0..<n])
-        }
-        guard pclose(pipe) == 0 else { return nil }
-        let text = String(decoding: output, as: UTF8.self)
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("values ") }) else { return nil }
-        let values = line.dropFirst("values ".count).split(separator: " ").compactMap { Double($0) }
-        return values
+        let words = [ChildProcess.executable, "--concurrency-child", variant.rawValue, workload] + (quick ? ["--quick"] : [])
+        guard let (output, status) = ChildProcess.capture(words), status == 0,
+              let line = output.split(separator: "\n").last(where: { $0.hasPrefix("values ") }) else { return nil }
+        return line.dropFirst("values ".count).split(separator: " ").compactMap { Double($0) }
     }
 }
