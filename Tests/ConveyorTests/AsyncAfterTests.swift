@@ -144,11 +144,16 @@ import Glibc
         #expect(!overlapValue)
     }
 
-    @Test func leewayIsATenthOfTheDelayAtMostOneHundredMicroseconds() {
-        #expect(DispatchQueue.afterLeeway(delay: 1) == 0)
-        #expect(DispatchQueue.afterLeeway(delay: 500_000) == 50_000)
-        #expect(DispatchQueue.afterLeeway(delay: 1_000_000) == 100_000)
-        #expect(DispatchQueue.afterLeeway(delay: 50_000_000) == 100_000)
-        #expect(DispatchQueue.afterLeeway(delay: 3_600_000_000_000) == 100_000)
+    /// asyncAfter arms its timer with a zero-width window: the timerfd is set for the
+    /// deadline itself, not for a later window end (checked in a child process, where no
+    /// other test's timers share the heap).
+    @Test func asyncAfterArmsItsTimerForTheDeadlineItself() async {
+        await #expect(processExitsWith: .success) {
+            let deadline = DispatchTime.now() + .seconds(3_600)
+            DispatchQueue.global().asyncAfter(deadline: deadline) {}
+            let monotonic = EventLoop.shared.timerQueues[Int(TimerClock.monotonic.rawValue)]
+            let armed = EventLoop.shared.lock.withLock { monotonic.heap.nextFireTime }
+            exit(armed == deadline.monotonicDeadline ? 0 : 1)
+        }
     }
 }

@@ -78,8 +78,7 @@ enum GlobalExecutor {
             WorkerPool.shared.submit(work)
             return
         }
-        let leeway = DispatchQueue.afterLeeway(delay: deadline - now)
-        EventLoop.shared.addTimer(clock: .monotonic, deadline: deadline, leeway: leeway) { _ in
+        EventLoop.shared.addTimer(clock: .monotonic, deadline: deadline, leeway: DispatchQueue.afterLeeway) { _ in
             WorkerPool.shared.submit(work)
         }
     }
