@@ -53,23 +53,31 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         case background
     }
 
+    // Stored properties are laid out in declaration order: the word-sized ones first, the
+    // one-byte ones packed together after them, so an idle queue is one 88-byte object
+    // (a 96-byte malloc chunk; `conveyor-bench --only memory-idle-queue`).
+
     /// The label given at creation (empty if none).
     public let label: String
-    @usableFromInline let kind: Kind
-    @usableFromInline let band: QoSBand
-    private let requestedQoS: DispatchQoS
-
     /// The queue whose drain runs this queue's drain; nil only for root queues and main.
     @usableFromInline var targetQueue: DispatchQueue?
-    /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
-    @usableFromInline var isRootTargeted: Bool
-
     @usableFromInline let items = JobList()
     @usableFromInline let state: Atomic<UInt64>
+    /// The job that stands for this queue on its target's list or in the pool; made the
+    /// first time the queue is scheduled (`scheduleOnTarget`), so a queue only ever used
+    /// with `sync` (a queue as a lock) never allocates one. Read and written only by the
+    /// holder of the `enqueued` bit: the compare-and-swap that takes the bit acquires what
+    /// the previous holder wrote before the swap that released it (QueueDrain.swift).
+    @usableFromInline var drainJob: QueueDrainJob?
+    @usableFromInline let kind: Kind
+    @usableFromInline let band: QoSBand
+    /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
+    @usableFromInline var isRootTargeted: Bool
     /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
     let hasSpecifics = Atomic<Bool>(false)
-    /// The job that stands for this queue on its target's list or in the pool.
-    @usableFromInline var drainJob: QueueDrainJob!
+    /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
+    private let requestedQoSClass: DispatchQoS.QoSClass
+    private let requestedRelativePriority: Int
 
     /// Creates a dispatch queue.
     /// - Parameters:
@@ -89,14 +97,14 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     ) {
         self.label = label
         kind = attributes.contains(.concurrent) ? .concurrent : .serial
-        requestedQoS = qos
+        requestedQoSClass = qos.qosClass
+        requestedRelativePriority = qos.relativePriority
         let resolvedTarget = target ?? DispatchQueue.root(for: qos.qosClass.band)
         band = qos.qosClass == .unspecified ? resolvedTarget.band : qos.qosClass.band
         targetQueue = resolvedTarget
         isRootTargeted = resolvedTarget.kind == .root
         state = Atomic(attributes.contains(.initiallyInactive) ? QueueState.inactive : 0)
         super.init()
-        drainJob = QueueDrainJob(queue: self)
     }
 
     /// A root (global) queue or the main queue.
@@ -104,12 +112,12 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         label = specialLabel
         self.kind = kind
         self.band = band
-        requestedQoS = DispatchQoS(qosClass: band.qosClass, relativePriority: 0)
+        requestedQoSClass = band.qosClass
+        requestedRelativePriority = 0
         targetQueue = nil
         isRootTargeted = false
         state = Atomic(0)
         super.init()
-        drainJob = QueueDrainJob(queue: self)
     }
 
     deinit {
@@ -141,7 +149,8 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
 
     /// The quality of service of this queue.
     public var qos: DispatchQoS {
-        kind == .root ? DispatchQoS(qosClass: band.qosClass, relativePriority: 0) : requestedQoS
+        kind == .root ? DispatchQoS(qosClass: band.qosClass, relativePriority: 0)
+            : DispatchQoS(qosClass: requestedQoSClass, relativePriority: requestedRelativePriority)
     }
 
     // MARK: global and main queues

@@ -50,15 +50,26 @@ extension DispatchQueue {
     }
 
     /// Puts this queue's drain job where it will run: the pool, the target's item list,
-    /// or the main thread.
+    /// or the main thread. Called only by the holder of the `enqueued` bit, which alone
+    /// reads and writes `drainJob` (pairs with the acquire-release swaps that take and
+    /// clear the bit in `wakeup`, `finish` and the `sync` paths).
     @usableFromInline
     final func scheduleOnTarget() {
         if kind == .main {
             MainQueueRunner.shared.signal()
-        } else if isRootTargeted {
-            WorkerPool.shared.submit(drainJob)
+            return
+        }
+        let job: QueueDrainJob
+        if let existing = drainJob {
+            job = existing
         } else {
-            targetQueue!.enqueue(drainJob)
+            job = QueueDrainJob(queue: self)
+            drainJob = job
+        }
+        if isRootTargeted {
+            WorkerPool.shared.submit(job)
+        } else {
+            targetQueue!.enqueue(job)
         }
     }
 
