@@ -25,7 +25,19 @@ extension DispatchQueue {
     /// Something may be runnable: schedule a drain unless one is scheduled or running
     /// (then mark it dirty so the drainer looks again), or the queue is stopped.
     @usableFromInline
-    final func wakeup() {
+    final func wakeup() { wakeup(grantingWaitersHere: false) }
+
+    /// `wakeup`, but when this call takes the `enqueued` bit of a concurrent queue, the
+    /// calling thread first grants the `sync` waiters at the head of the list itself (no
+    /// user code runs: each grant is a store and a futex wake), and the drain goes to the
+    /// target only for the `async` items behind them. A reader/writer pattern of `sync`
+    /// calls then costs one wake-up per waiter, as libdispatch's direct hand-off to sync
+    /// waiters does, instead of a pool worker woken to grant it (reader-writer-sync).
+    @usableFromInline
+    final func wakeupGrantingWaiters() { wakeup(grantingWaitersHere: kind == .concurrent) }
+
+    @inline(__always)
+    private final func wakeup(grantingWaitersHere: Bool) {
         var current = state.load(ordering: .acquiring)
         while true {
             let view = QueueState(raw: current)
@@ -42,7 +54,18 @@ extension DispatchQueue {
                 expected: current, desired: current | QueueState.enqueued, ordering: .acquiringAndReleasing)
             if done {
                 _ = Unmanaged.passRetained(self)   // held while enqueued; dropped by finish
-                scheduleOnTarget()
+                // With the `enqueued` bit this thread is the list's one consumer until
+                // `finish` gives the bit back or schedules the drain: the same ownership
+                // a drain job has, so it may look at the head. Only a head that is a
+                // `sync` waiter is served here; `async` work at the head goes to the
+                // drain as before (serving waiters inline in front of `async` barriers
+                // woke more workers: reader-writer went from ~3 to ~13 µs per operation).
+                if grantingWaitersHere, let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
+                    drainConcurrent(waitersOnly: true)
+                    finish(ownsRetain: true, grantingWaitersHere: true)
+                } else {
+                    scheduleOnTarget()
+                }
                 return
             }
             current = seen
@@ -79,7 +102,7 @@ extension DispatchQueue {
         case .serial, .main:
             if drainSerial() { return }   // a `sync` waiter took over the drain
         case .concurrent:
-            drainConcurrent()
+            drainConcurrent(waitersOnly: false)
         case .root:
             preconditionFailure("Conveyor: a global queue is never drained as a queue")
         }
@@ -130,13 +153,16 @@ extension DispatchQueue {
     /// Starts items in order: each non-barrier item takes one unit of width and, when the
     /// target is a global queue, runs on the pool in parallel; a barrier waits until
     /// nothing runs and then runs alone.
-    private final func drainConcurrent() {
+    /// With `waitersOnly`, stops at the first item that is not a `sync` waiter served on
+    /// its own thread (the caller is not a drain job and runs no queued work).
+    private final func drainConcurrent(waitersOnly: Bool) {
         var budget = 256
         while budget > 0 {
             let current = state.load(ordering: .acquiring)
             let view = QueueState(raw: current)
             if view.isStopped || view.isBarrierActive { return }
             guard let head = items.peekFirst() else { return }
+            if waitersOnly, head.syncWaiter == nil || head.syncWaiter!.runsByProxy { return }
             if head.isBarrier {
                 if view.runningCount > 0 { return }   // the last running item wakes us
                 guard state.compareExchange(expected: current, desired: current | QueueState.barrierActive,
@@ -185,20 +211,23 @@ extension DispatchQueue {
     @usableFromInline
     final func itemCompleted() {
         let after = state.wrappingSubtract(QueueState.runningUnit, ordering: .acquiringAndReleasing).newValue
-        if QueueState(raw: after).runningCount == 0 && !items.isEmpty { wakeup() }
+        if QueueState(raw: after).runningCount == 0 && !items.isEmpty { wakeupGrantingWaiters() }
     }
 
     /// A barrier that ran outside the drain (a `sync` barrier) is done.
     @usableFromInline
     final func barrierCompleted() {
         state.bitwiseAnd(~QueueState.barrierActive, ordering: .acquiringAndReleasing)
-        if !items.isEmpty { wakeup() }
+        if !items.isEmpty { wakeupGrantingWaiters() }
     }
 
     /// Ends a drain: schedule again if work can start now, else clear `enqueued` (unless
     /// a racing wakeup set `dirty`, in which case look again).
+    /// With `grantingWaitersHere` (the caller granted waiters inline, see
+    /// `wakeupGrantingWaiters`), waiters that arrived meanwhile are granted here too, and
+    /// the drain is scheduled only for an `async` item.
     @usableFromInline
-    final func finish(ownsRetain: Bool) {
+    final func finish(ownsRetain: Bool, grantingWaitersHere: Bool = false) {
         var current = state.load(ordering: .acquiring)
         while true {
             if QueueState(raw: current).isDirty {
@@ -208,6 +237,11 @@ extension DispatchQueue {
                 continue
             }
             if canStartWork(QueueState(raw: current)) {
+                if grantingWaitersHere, let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
+                    drainConcurrent(waitersOnly: true)
+                    current = state.load(ordering: .acquiring)
+                    continue
+                }
                 if !ownsRetain { _ = Unmanaged.passRetained(self) }
                 scheduleOnTarget()
                 return

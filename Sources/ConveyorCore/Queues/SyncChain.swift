@@ -1,4 +1,5 @@
 import CConveyor
+import Synchronization
 
 // `sync` through a chain of target queues, run on the caller's thread.
 //
@@ -128,7 +129,10 @@ extension DispatchQueue {
             preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
         let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
-        enqueue(waiter)
+        // On an idle-but-busy concurrent queue this thread may grant itself at once
+        // (`wakeupGrantingWaiters`); a serial queue's drain must run elsewhere.
+        syncWaitersQueued.add(1, ordering: .relaxed)
+        if items.push(waiter) { wakeupGrantingWaiters() }
         switch waiter.waitForGrant() {
         case .handoff: return .handedDrain
         case .width: return .width
@@ -168,3 +172,7 @@ extension DispatchQueue {
         finish(ownsRetain: ownsRetain)
     }
 }
+
+/// How many `sync` callers had to stand in a queue's item list (contended `sync`), for
+/// tests that must know contention happened. Touched only on that slow path.
+let syncWaitersQueued = Atomic<Int>(0)
