@@ -24,10 +24,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-__thread void *cnv_tls_context_slot = NULL;
-__thread void *cnv_tls_frame_slot = NULL;
-__thread long cnv_tls_apply_depth = 0;
-__thread void *cnv_tls_job_cache = NULL;
+CNV_FAST_TLS void *cnv_tls_context_slot = NULL;
+CNV_FAST_TLS void *cnv_tls_frame_slot = NULL;
+CNV_FAST_TLS long cnv_tls_apply_depth = 0;
+CNV_FAST_TLS void *cnv_tls_job_cache = NULL;
 
 static pthread_key_t cnv_job_cache_key;
 static pthread_once_t cnv_job_cache_once = PTHREAD_ONCE_INIT;
