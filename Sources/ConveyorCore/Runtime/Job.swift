@@ -56,17 +56,23 @@ class Job: @unchecked Sendable {
     }
 }
 
+/// A job that is recycled through `JobCache` once it has run (`ClosureJob`, and
+/// `FunctionJob` of the C API).
+@usableFromInline
+class RecycledJob: Job, @unchecked Sendable {
+    /// Link in a thread's job cache.
+    final var cacheNext: RecycledJob?
+}
+
 /// A closure submitted with `async`, with the group it belongs to, if any. Finished
 /// jobs are recycled through `JobCache`; make them with `ClosureJob.make`.
 @usableFromInline
-final class ClosureJob: Job, @unchecked Sendable {
+final class ClosureJob: RecycledJob, @unchecked Sendable {
     private static let nothing: @Sendable () -> Void = {}
 
     @usableFromInline var body: () -> Void
     /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
     @usableFromInline unowned(unsafe) var group: DispatchGroup?
-    /// Link in a thread's job cache.
-    var cacheNext: ClosureJob?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
         self.body = body
