@@ -22,9 +22,9 @@ let package = Package(
             dependencies: ["CConveyor", "CConveyorMainThreadBridge", "CConveyorGlobalExecutor"],
             exclude: ["Runtime/Pool/SCALING.md"]   // notes on many-core scaling, not a resource
         ),
-        // The C API: <dispatch/dispatch.h> (libdispatch's headers, each name mapped onto
-        // Conveyor's `cnv_` exports), its data symbols and its block forms. The `_f` forms
-        // are Swift (Sources/ConveyorCore/CAPI).
+        // The C API: <dispatch/dispatch.h> (Conveyor's own headers declaring libdispatch's
+        // API, each name mapped onto Conveyor's `cnv_` exports), its data symbols and its
+        // block forms. The `_f` forms are Swift (Sources/ConveyorCore/CAPI).
         .target(
             name: "CConveyorDispatch",
             dependencies: ["ConveyorCore"],

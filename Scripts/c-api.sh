@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 config="${1:-release}"
+# The headers are Conveyor's own text: no line copied from the toolchain's libdispatch headers.
+python3 Scripts/c-api-headers-check.py
 swift build -c "$config" --product ConveyorDispatch
 lib="$(swift build -c "$config" --show-bin-path)"
 include=Sources/CConveyorDispatch/include

@@ -85,7 +85,7 @@ dispatch_block_t dispatch_block_create_with_qos_class(dispatch_block_flags_t fla
     return make(flags, (unsigned int)qos_class, relative_priority, block);
 }
 
-void dispatch_block_perform(dispatch_block_flags_t flags, DISPATCH_NOESCAPE dispatch_block_t block) {
+void dispatch_block_perform(dispatch_block_flags_t flags, CNV_NOESCAPE dispatch_block_t block) {
     dispatch_block_t made = make(flags, 0, 0, block);
     made();
     Block_release(made);

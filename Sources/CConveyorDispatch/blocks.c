@@ -41,13 +41,13 @@ void dispatch_barrier_async(dispatch_queue_t queue, dispatch_block_t block) {
     dispatch_barrier_async_f(queue, Block_copy(block), invoke_and_release);
 }
 
-void dispatch_sync(dispatch_queue_t queue, DISPATCH_NOESCAPE dispatch_block_t block) {
+void dispatch_sync(dispatch_queue_t queue, CNV_NOESCAPE dispatch_block_t block) {
     void *item = cnv_block_item(block);
     if (item) { cnv_capi_block_item_sync(queue, item); return; }
     dispatch_sync_f(queue, (void *)block, invoke);
 }
 
-void dispatch_barrier_sync(dispatch_queue_t queue, DISPATCH_NOESCAPE dispatch_block_t block) {
+void dispatch_barrier_sync(dispatch_queue_t queue, CNV_NOESCAPE dispatch_block_t block) {
     dispatch_barrier_sync_f(queue, (void *)block, invoke);
 }
 
@@ -67,12 +67,12 @@ void dispatch_after(dispatch_time_t when, dispatch_queue_t queue, dispatch_block
     dispatch_after_f(when, queue, Block_copy(block), invoke_and_release);
 }
 
-void dispatch_apply(size_t iterations, dispatch_queue_t queue, DISPATCH_NOESCAPE void (^block)(size_t)) {
+void dispatch_apply(size_t iterations, dispatch_queue_t queue, CNV_NOESCAPE void (^block)(size_t)) {
     dispatch_apply_f(iterations, queue, (void *)block, invoke_apply);
 }
 
 // once.h turns dispatch_once into its inline fast path; this is the exported slow path.
-void cnv_dispatch_once(dispatch_once_t *predicate, DISPATCH_NOESCAPE dispatch_block_t block) {
+void cnv_dispatch_once(dispatch_once_t *predicate, CNV_NOESCAPE dispatch_block_t block) {
     cnv_dispatch_once_f(predicate, (void *)block, invoke);
 }
 

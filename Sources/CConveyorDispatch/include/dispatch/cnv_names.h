@@ -5,8 +5,8 @@
  * API under the prefix `cnv_`, so that a program using it never meets the libdispatch that
  * every Swift process already loads (and Swift's runtime never calls Conveyor by
  * accident). This file, included first by <dispatch/dispatch.h>, renames the API's names
- * before the (otherwise unchanged) libdispatch headers declare them: a program written
- * against <dispatch/dispatch.h> compiles as is and links against Conveyor.
+ * before Conveyor's headers (include/conveyor) declare them: a program written against
+ * <dispatch/dispatch.h> compiles as is and links against Conveyor.
  */
 #ifndef __CONVEYOR_DISPATCH_NAMES__
 #define __CONVEYOR_DISPATCH_NAMES__
