@@ -63,6 +63,20 @@ import Testing
         #expect(Self.message(result).contains("dispatch_source_set_timer on a user-data add source"))
     }
 
+    @Test func aQueueWhereDataIsNeededTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = cnv_dispatch_data_get_size(cnv_dispatch_queue_create("q", nil))
+        }
+        #expect(Self.message(result).contains("dispatch_data_get_size called with a queue, not a data object"))
+    }
+
+    @Test func aGroupWhereAChannelIsNeededTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            cnv_dispatch_io_close(cnv_dispatch_group_create(), 0)
+        }
+        #expect(Self.message(result).contains("dispatch_io_close called with a group, not an I/O channel"))
+    }
+
     @Test func aPlainBlockWhereABlockObjectIsNeededTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             cnv_capi_block_misuse("dispatch_block_wait")

@@ -20,6 +20,7 @@ enum CStaticTag {
     static let mainQueue: UInt = 1
     static let queueAttributes: UInt = 2
     static let sourceType: UInt = 3
+    static let dataEmpty: UInt = 4
     /// Every tag is below this; a Swift object's first word never is.
     static let limit: UInt = 4096
 }
@@ -47,7 +48,7 @@ final class CContext: @unchecked Sendable {
 
 /// What a C handle points at: a Conveyor object with its C context.
 final class CObject: @unchecked Sendable {
-    enum Kind { case queue, group, semaphore, source }
+    enum Kind { case queue, group, semaphore, source, data, io }
 
     let kind: Kind
     let object: DispatchObject
@@ -75,10 +76,11 @@ final class CObject: @unchecked Sendable {
     }
 
     private static func fromStatic(_ handle: UnsafeMutableRawPointer, _ function: StaticString) -> CObject {
-        guard handle.load(as: UInt.self) == CStaticTag.mainQueue else {
-            fatalError("Conveyor: \(function) called with something that is not a dispatch object")
+        switch handle.load(as: UInt.self) {
+        case CStaticTag.mainQueue: return mainQueueObject
+        case CStaticTag.dataEmpty: return CData.emptyObject
+        default: fatalError("Conveyor: \(function) called with something that is not a dispatch object")
         }
-        return mainQueueObject
     }
 
     static let mainQueueObject = CObject(DispatchQueue.main, kind: .queue, isGlobal: true)
@@ -116,7 +118,7 @@ final class CObject: @unchecked Sendable {
         case .source:
             let source = unsafeDowncast(object, to: DispatchSource.self)
             return source.lock.withLock { source.targetQueue }
-        case .group, .semaphore:
+        case .group, .semaphore, .data, .io:
             return DispatchQueue.global()
         }
     }
@@ -192,7 +194,7 @@ package func cnv_dispatch_activate(_ handle: UnsafeMutableRawPointer?) {
 package func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?) {
     let target = queue.map { CObject.queue($0, "dispatch_set_target_queue") }
     let box = CObject.from(handle, "dispatch_set_target_queue")
-    // Groups and semaphores run no work; their finalizer goes to the default global queue.
-    if box.kind == .group || box.kind == .semaphore { return }
+    // Groups, semaphores and data run no work; their finalizer goes to the default global queue.
+    if box.kind == .group || box.kind == .semaphore || box.kind == .data { return }
     box.object.setTarget(queue: target)
 }

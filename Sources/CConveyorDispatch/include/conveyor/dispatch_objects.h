@@ -98,6 +98,7 @@ CNV_API void dispatch_after_f(dispatch_time_t when, dispatch_queue_t queue, void
                               dispatch_function_t work);
 /* Runs `work(context, i)` for i in 0..<iterations; DISPATCH_APPLY_AUTO picks the queue. */
 #define DISPATCH_APPLY_AUTO ((dispatch_queue_t)0)
+#define DISPATCH_APPLY_AUTO_AVAILABLE 1
 CNV_API void dispatch_apply_f(size_t iterations, dispatch_queue_t queue, void *context,
                               void (*work)(void *, size_t));
 
@@ -122,6 +123,18 @@ CNV_API void *dispatch_get_specific(const void *key);
 CNV_API void dispatch_assert_queue(dispatch_queue_t queue);
 CNV_API void dispatch_assert_queue_barrier(dispatch_queue_t queue);
 CNV_API void dispatch_assert_queue_not(dispatch_queue_t queue);
+/* The _debug forms check only in builds without NDEBUG (the queue is still
+ * evaluated for its type, never called). */
+#ifndef NDEBUG
+#define dispatch_assert_queue_debug(queue) dispatch_assert_queue(queue)
+#define dispatch_assert_queue_barrier_debug(queue) dispatch_assert_queue_barrier(queue)
+#define dispatch_assert_queue_not_debug(queue) dispatch_assert_queue_not(queue)
+#else
+#define CNV_UNCHECKED(queue) ((void)sizeof((queue) == (dispatch_queue_t)0))
+#define dispatch_assert_queue_debug(queue) CNV_UNCHECKED(queue)
+#define dispatch_assert_queue_barrier_debug(queue) CNV_UNCHECKED(queue)
+#define dispatch_assert_queue_not_debug(queue) CNV_UNCHECKED(queue)
+#endif
 
 CONVEYOR_C_END
 

@@ -62,6 +62,13 @@
 #define CNV_STATIC_HANDLE(type, symbol) ((type)&(symbol))
 #endif
 
+/* A compiler-only memory barrier (part of libdispatch's public API). */
+#if defined(__GNUC__) || defined(__clang__)
+#define dispatch_compiler_barrier() __asm__ __volatile__("" : : : "memory")
+#else
+#define dispatch_compiler_barrier() ((void)0)
+#endif
+
 /* ---- Object handles ----
  * Every object is reached through a pointer to an opaque struct. In C, a
  * dispatch_object_t parameter accepts any of them (a transparent union); in C++

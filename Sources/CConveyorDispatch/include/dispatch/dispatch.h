@@ -21,5 +21,6 @@
 #include <conveyor/dispatch_objects.h>
 #include <conveyor/dispatch_sync.h>
 #include <conveyor/dispatch_sources.h>
+#include <conveyor/dispatch_data_io.h>
 
 #endif /* CONVEYOR_DISPATCH_H */
