@@ -57,7 +57,7 @@ static bool apply_region(void *block, dispatch_data_t region, size_t offset, con
     return ((dispatch_data_applier_t)block)(region, offset, buffer, size);
 }
 
-bool dispatch_data_apply(dispatch_data_t data, dispatch_data_applier_t applier) {
+bool dispatch_data_apply(dispatch_data_t data, CNV_NOESCAPE dispatch_data_applier_t applier) {
     return cnv_capi_data_apply(data, (void *)applier, apply_region);
 }
 

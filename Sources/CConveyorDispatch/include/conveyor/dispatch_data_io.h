@@ -52,7 +52,7 @@ CNV_API dispatch_data_t dispatch_data_copy_region(dispatch_data_t data, size_t l
 /* Called once per contiguous region, in order; returning false stops. */
 typedef bool (^dispatch_data_applier_t)(dispatch_data_t region, size_t offset, const void *buffer, size_t size);
 /* True when every region was visited. */
-CNV_API bool dispatch_data_apply(dispatch_data_t data, dispatch_data_applier_t applier);
+CNV_API bool dispatch_data_apply(dispatch_data_t data, CNV_NOESCAPE dispatch_data_applier_t applier);
 #endif
 
 /* ---- I/O ---- */
