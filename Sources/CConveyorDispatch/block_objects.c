@@ -1,4 +1,4 @@
-// dispatch_block_create and the calls on the blocks it makes (block.h).
+// dispatch_block_create and the calls on the blocks it makes (include/conveyor/dispatch_sync.h).
 //
 // The block returned is made by hand in the BlocksRuntime's layout, as libdispatch makes
 // its own: a stack-block literal whose one captured variable is the work item (a Swift

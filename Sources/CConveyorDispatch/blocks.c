@@ -71,7 +71,8 @@ void dispatch_apply(size_t iterations, dispatch_queue_t queue, CNV_NOESCAPE void
     dispatch_apply_f(iterations, queue, (void *)block, invoke_apply);
 }
 
-// once.h turns dispatch_once into its inline fast path; this is the exported slow path.
+// include/conveyor/dispatch_sync.h maps dispatch_once onto an inline fast path on x86; this is
+// the exported call (the slow path there, the only path elsewhere).
 void cnv_dispatch_once(dispatch_once_t *predicate, CNV_NOESCAPE dispatch_block_t block) {
     cnv_dispatch_once_f(predicate, (void *)block, invoke);
 }

@@ -5,17 +5,17 @@ import Synchronization
 // A C handle (`dispatch_queue_t`, `dispatch_group_t`, …) is the address of a `CObject`,
 // passed with `Unmanaged`: its Swift reference count is the C reference count. The box
 // holds the Conveyor object strongly plus the context and finalizer the C API attaches.
-// Two kinds of handle are not boxes: the main queue, whose handle is the address of a C
-// data symbol (`cnv__dispatch_main_q`, so that `dispatch_get_main_queue()` stays a
-// constant expression as in libdispatch's headers), and the global queues, whose boxes
-// are immortal. Static C objects begin with a small tag word (`CStaticTag`); a box begins
+// Some handles are not boxes, or not freed: the main queue and the empty data, whose
+// handles are the addresses of C data symbols (`cnv__dispatch_main_q`, so that
+// `dispatch_get_main_queue()` stays a constant expression as in libdispatch's headers, and
+// `cnv__dispatch_data_empty`), and the global queues, whose boxes are immortal. Static C objects begin with a small tag word (`CStaticTag`); a box begins
 // with its Swift metadata pointer, never that small, which tells the two apart.
 
 /// A C `dispatch_function_t`.
 package typealias CFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
 /// The tag words at the start of the C API's static objects (see the C target's
-/// `cnv_statics.c`, which must use the same values).
+/// `statics.c`, which must use the same values).
 enum CStaticTag {
     static let mainQueue: UInt = 1
     static let queueAttributes: UInt = 2
