@@ -6,7 +6,8 @@ white space ignored) is looked up among the lines of the toolchain's dispatch/*.
 os/*.h. A line found there fails the check unless it is a plain C declaration that the
 API forces on any implementation: a prototype, typedef or extern declaration (no
 comment), or the definition of one of the API's constants as a single value
-(`#define DISPATCH_QUEUE_PRIORITY_DEFAULT 0`). Usage: Scripts/c-api-headers-check.py [toolchain
+(`#define DISPATCH_QUEUE_PRIORITY_DEFAULT 0`). Any line with the marks of libdispatch's
+files (its copyright and licence lines, its HeaderDoc tags such as @discussion) fails too. Usage: Scripts/c-api-headers-check.py [toolchain
 header root, default /opt/swift/usr/lib/swift]. Exits 1 and lists the lines on failure.
 """
 import pathlib
@@ -37,10 +38,16 @@ DECLARATION = re.compile(r"^(extern |typedef |const |struct |[A-Za-z_][A-Za-z0-9
 CONSTANT = re.compile(r"^#define (DISPATCH|QOS_CLASS|NSEC|USEC|MSEC)_[A-Z_]+ [^ ]+$")
 COMMENT = re.compile(r"/\*|\*/|//|^\*")
 
+# Marks of libdispatch's files that no line of ours has any reason to carry.
+FOREIGN = re.compile(r"Apple Inc|APPLE_APACHE|Licensed under the Apache|@(abstract|discussion|function|typedef|const|param)\b")
+
 copied, forced = [], 0
 for path in sorted(ours.rglob("*.h")):
     for number, line in enumerate(path.read_text().splitlines(), 1):
         text = normalised(line)
+        if FOREIGN.search(text):
+            copied.append(f"{path.relative_to(ours)}:{number}: {text}")
+            continue
         if len(text) <= MIN_LENGTH or text not in theirs:
             continue
         if CONSTANT.match(text) or (DECLARATION.match(text) and not COMMENT.search(text)
