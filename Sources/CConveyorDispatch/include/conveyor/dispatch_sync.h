@@ -42,7 +42,8 @@ CNV_API void dispatch_once(dispatch_once_t *predicate, CNV_NOESCAPE dispatch_blo
  * by the library) is read inline and the call skipped. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 CNV_STATIC_INLINE int cnv_once_finished(dispatch_once_t *predicate) {
-    int finished = __builtin_expect(*(volatile dispatch_once_t *)predicate == ~(dispatch_once_t)0, 1);
+    const volatile dispatch_once_t *word = predicate;
+    int finished = __builtin_expect(*word == -1, 1) != 0;   /* all ones: done */
     __asm__ __volatile__("" ::: "memory");
     return finished;
 }

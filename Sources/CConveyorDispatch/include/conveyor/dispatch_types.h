@@ -88,6 +88,18 @@ typedef struct dispatch_object_s *dispatch_object_t;
     struct name##_s : public base##_s {}; \
     typedef struct name##_s *name##_t
 #else
+/* Declared at file scope first, so that the names are visible outside the union. */
+struct _os_object_s;
+struct dispatch_object_s;
+struct dispatch_queue_s;
+struct dispatch_queue_attr_s;
+struct dispatch_group_s;
+struct dispatch_source_s;
+struct dispatch_mach_s;
+struct dispatch_mach_msg_s;
+struct dispatch_semaphore_s;
+struct dispatch_data_s;
+struct dispatch_io_s;
 typedef union {
     struct _os_object_s *_os_obj;
     struct dispatch_object_s *_do;
