@@ -11,7 +11,7 @@ CONVEYOR_C_BEGIN
 /* ---- Data ---- */
 
 /* The empty data object: static, never freed. */
-extern struct dispatch_data_s _dispatch_data_empty;
+CNV_API struct dispatch_data_s _dispatch_data_empty;
 #define dispatch_data_empty CNV_STATIC_HANDLE(dispatch_data_t, _dispatch_data_empty)
 
 /* Destructors for dispatch_data_create. DEFAULT: the bytes are copied now.
@@ -20,11 +20,11 @@ extern struct dispatch_data_s _dispatch_data_empty;
  * the given queue once the object no longer needs the buffer. */
 #define DISPATCH_DATA_DESTRUCTOR_DEFAULT NULL
 #ifdef __BLOCKS__
-extern const dispatch_block_t _dispatch_data_destructor_free;
-extern const dispatch_block_t _dispatch_data_destructor_munmap;
+CNV_API const dispatch_block_t _dispatch_data_destructor_free;
+CNV_API const dispatch_block_t _dispatch_data_destructor_munmap;
 #else
-extern const dispatch_function_t _dispatch_data_destructor_free;
-extern const dispatch_function_t _dispatch_data_destructor_munmap;
+CNV_API const dispatch_function_t _dispatch_data_destructor_free;
+CNV_API const dispatch_function_t _dispatch_data_destructor_munmap;
 #endif
 #define DISPATCH_DATA_DESTRUCTOR_FREE _dispatch_data_destructor_free
 #define DISPATCH_DATA_DESTRUCTOR_MUNMAP _dispatch_data_destructor_munmap

@@ -34,7 +34,7 @@ CNV_API void dispatch_debugv(dispatch_object_t object, const char *message, va_l
 /* ---- Queues ---- */
 
 /* Attributes: NULL (serial) or DISPATCH_QUEUE_CONCURRENT, refined below. */
-extern struct dispatch_queue_attr_s _dispatch_queue_attr_concurrent;
+CNV_API struct dispatch_queue_attr_s _dispatch_queue_attr_concurrent;
 #define DISPATCH_QUEUE_SERIAL NULL
 #define DISPATCH_QUEUE_CONCURRENT \
     CNV_STATIC_HANDLE(dispatch_queue_attr_t, _dispatch_queue_attr_concurrent)
@@ -79,7 +79,7 @@ typedef long dispatch_queue_priority_t;
 CNV_API dispatch_queue_global_t dispatch_get_global_queue(intptr_t identifier, uintptr_t flags);
 
 /* The main queue is a static object, so this call costs nothing. */
-extern struct dispatch_queue_s _dispatch_main_q;
+CNV_API struct dispatch_queue_s _dispatch_main_q;
 CNV_STATIC_INLINE dispatch_queue_main_t dispatch_get_main_queue(void) {
     return CNV_STATIC_HANDLE(dispatch_queue_main_t, _dispatch_main_q);
 }

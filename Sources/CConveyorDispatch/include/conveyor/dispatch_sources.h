@@ -11,18 +11,18 @@ CONVEYOR_C_BEGIN
 
 /* The kinds of source: each is the address of a constant record. */
 #define CNV_SOURCE_TYPE(kind) (&_dispatch_source_type_##kind)
-extern const struct dispatch_source_type_s _dispatch_source_type_data_add;
-extern const struct dispatch_source_type_s _dispatch_source_type_data_or;
-extern const struct dispatch_source_type_s _dispatch_source_type_data_replace;
-extern const struct dispatch_source_type_s _dispatch_source_type_mach_send;
-extern const struct dispatch_source_type_s _dispatch_source_type_mach_recv;
-extern const struct dispatch_source_type_s _dispatch_source_type_memorypressure;
-extern const struct dispatch_source_type_s _dispatch_source_type_proc;
-extern const struct dispatch_source_type_s _dispatch_source_type_read;
-extern const struct dispatch_source_type_s _dispatch_source_type_signal;
-extern const struct dispatch_source_type_s _dispatch_source_type_timer;
-extern const struct dispatch_source_type_s _dispatch_source_type_vnode;
-extern const struct dispatch_source_type_s _dispatch_source_type_write;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_data_add;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_data_or;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_data_replace;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_mach_send;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_mach_recv;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_memorypressure;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_proc;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_read;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_signal;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_timer;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_vnode;
+CNV_API const struct dispatch_source_type_s _dispatch_source_type_write;
 
 /* Application events merged with dispatch_source_merge_data: summed, or-ed, or
  * the last value kept. */
