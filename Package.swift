@@ -5,6 +5,9 @@ let package = Package(
     name: "Conveyor",
     products: [
         .library(name: "Conveyor", targets: ["Conveyor"]),
+        // The C API for C and C++ programs: `-I Sources/CConveyorDispatch/include` and
+        // `-lConveyorDispatch` (README "C and C++").
+        .library(name: "ConveyorDispatch", type: .dynamic, targets: ["CConveyorDispatch"]),
         .executable(name: "conveyor-bench", targets: ["conveyor-bench"]),
         .executable(name: "conveyor-examples", targets: ["conveyor-examples"]),
         .executable(name: "conveyor-stress", targets: ["conveyor-stress"]),
@@ -18,6 +21,15 @@ let package = Package(
             name: "ConveyorCore",
             dependencies: ["CConveyor", "CConveyorMainThreadBridge", "CConveyorGlobalExecutor"],
             exclude: ["Runtime/Pool/SCALING.md"]   // notes on many-core scaling, not a resource
+        ),
+        // The C API: <dispatch/dispatch.h> (Conveyor's own headers declaring libdispatch's
+        // API, each name mapped onto Conveyor's `cnv_` exports), its data symbols and its
+        // block forms. The `_f` forms are Swift (Sources/ConveyorCore/CAPI).
+        .target(
+            name: "CConveyorDispatch",
+            dependencies: ["ConveyorCore"],
+            cSettings: [.unsafeFlags(["-fblocks"])],
+            linkerSettings: [.linkedLibrary("BlocksRuntime")]
         ),
         // Swift concurrency's global-executor hooks, set on request
         // (`ConveyorConcurrency.installGlobalExecutor()`).

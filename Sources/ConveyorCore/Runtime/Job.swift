@@ -61,18 +61,24 @@ class Job: @unchecked Sendable {
     }
 }
 
+/// A job that is recycled through `JobCache` once it has run (`ClosureJob`, and
+/// `FunctionJob` of the C API).
+@usableFromInline
+class RecycledJob: Job, @unchecked Sendable {
+    /// Link in a thread's job cache (touched only by the thread that owns the job).
+    @exclusivity(unchecked) final var cacheNext: RecycledJob?
+}
+
 /// A closure submitted with `async`, with the group it belongs to, if any. Finished
 /// jobs are recycled through `JobCache`; make them with `ClosureJob.make`.
 @usableFromInline
-final class ClosureJob: Job, @unchecked Sendable {
+final class ClosureJob: RecycledJob, @unchecked Sendable {
     private static let nothing: @Sendable () -> Void = {}
 
     // One thread at a time, as `Job`'s fields: no run-time exclusivity checks.
     @exclusivity(unchecked) @usableFromInline var body: () -> Void
     /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var group: DispatchGroup?
-    /// Link in a thread's job cache.
-    var cacheNext: ClosureJob?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
         self.body = body

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Usage: Scripts/c-api.sh [release|debug] (default release: the harness then also asserts
+# that dispatch_async_f allocates nothing).
+# Builds libConveyorDispatch and, with the toolchain's clang, the C API's test harness
+# (Tests/CAPI: capi-test.c, data-io-test.c, no-blocks.c) and the C and C++ examples (Examples/C, Examples/CPlusPlus); runs them all.
+# Each program needs only the include path, the link flag (and -fblocks with the
+# BlocksRuntime for block forms), as README "C and C++" says.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+config="${1:-release}"
+# The headers are Conveyor's own text: no line copied from the toolchain's libdispatch headers.
+python3 Scripts/c-api-headers-check.py
+# ... and they declare every function, object and typedef of libdispatch's with its type.
+python3 Scripts/c-api-signatures.py
+swift build -c "$config" --product ConveyorDispatch
+lib="$(swift build -c "$config" --show-bin-path)"
+include=Sources/CConveyorDispatch/include
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+runtime=/opt/swift/usr/lib/swift/linux
+flags=(-I "$include" -L "$lib" -lConveyorDispatch -Wl,-rpath,"$lib" -L "$runtime" -lBlocksRuntime -Wl,-rpath,"$runtime")
+release=(); [ "$config" = release ] && release=(-DCONVEYOR_RELEASE)
+clang -fblocks -Wall -Werror -O1 "${release[@]}" Tests/CAPI/capi-test.c -o "$out/capi-test" "${flags[@]}"
+clang -fblocks -Wall -Werror -O1 Tests/CAPI/data-io-test.c -o "$out/data-io-test" "${flags[@]}"
+clang -fblocks -Wall -Werror -O1 Examples/C/chapter.c -o "$out/chapter" "${flags[@]}"
+clang++ -fblocks -Wall -Werror -O1 Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp" "${flags[@]}"
+# Without blocks: GCC if installed (its C front end has no blocks), else clang without -fblocks.
+no_blocks_cc=clang; command -v gcc >/dev/null && no_blocks_cc=gcc
+"$no_blocks_cc" -Wall -Werror -O1 Tests/CAPI/no-blocks.c -o "$out/no-blocks" -I "$include" -L "$lib" -lConveyorDispatch -Wl,-rpath,"$lib"
+# The C++ example uses only the _f forms, so G++ (no blocks either) builds it too.
+no_blocks_cxx=clang++; command -v g++ >/dev/null && no_blocks_cxx=g++
+"$no_blocks_cxx" -Wall -Werror -O1 Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp-no-blocks" -I "$include" -L "$lib" -lConveyorDispatch -Wl,-rpath,"$lib"
+echo "== Tests/CAPI/capi-test.c"; timeout 120 "$out/capi-test"
+echo "== Tests/CAPI/data-io-test.c"; timeout 120 "$out/data-io-test"
+echo "== Tests/CAPI/no-blocks.c ($no_blocks_cc)"; timeout 60 "$out/no-blocks"
+echo "== Examples/C/chapter.c"; timeout 60 "$out/chapter"
+echo "== Examples/CPlusPlus/chapter.cpp"; timeout 60 "$out/chapter-cpp"
+echo "== Examples/CPlusPlus/chapter.cpp ($no_blocks_cxx, no blocks)"; timeout 60 "$out/chapter-cpp-no-blocks"

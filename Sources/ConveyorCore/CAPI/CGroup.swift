@@ -1,0 +1,62 @@
+// dispatch_group_* and dispatch_semaphore_*.
+enum CGroup {
+    /// The group behind a handle; traps if it is another kind of object.
+    @inline(__always)
+    static func group(_ handle: UnsafeMutableRawPointer?, _ function: StaticString) -> DispatchGroup {
+        let box = CObject.from(handle, function)
+        guard box.kind == .group else { fatalError("Conveyor: \(function) called with a \(box.kind), not a group") }
+        return unsafeDowncast(box.object, to: DispatchGroup.self)
+    }
+
+    static func semaphore(_ handle: UnsafeMutableRawPointer?, _ function: StaticString) -> DispatchSemaphore {
+        let box = CObject.from(handle, function)
+        guard box.kind == .semaphore else { fatalError("Conveyor: \(function) called with a \(box.kind), not a semaphore") }
+        return unsafeDowncast(box.object, to: DispatchSemaphore.self)
+    }
+}
+
+@_cdecl("cnv_dispatch_group_create")
+package func cnv_dispatch_group_create() -> UnsafeMutableRawPointer? {
+    CObject.retainedHandle(DispatchGroup(), kind: .group)
+}
+
+@_cdecl("cnv_dispatch_group_enter")
+package func cnv_dispatch_group_enter(_ group: UnsafeMutableRawPointer?) {
+    CGroup.group(group, "dispatch_group_enter").enter()
+}
+
+@_cdecl("cnv_dispatch_group_leave")
+package func cnv_dispatch_group_leave(_ group: UnsafeMutableRawPointer?) {
+    CGroup.group(group, "dispatch_group_leave").leave()
+}
+
+@_cdecl("cnv_dispatch_group_wait")
+package func cnv_dispatch_group_wait(_ group: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
+    let members = CGroup.group(group, "dispatch_group_wait")
+    return CTime.wait(timeout, uptime: { members.wait(timeout: $0) }, wall: { members.wait(wallTimeout: $0) })
+}
+
+@_cdecl("cnv_dispatch_group_notify_f")
+package func cnv_dispatch_group_notify_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
+                                 _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    let members = CGroup.group(group, "dispatch_group_notify_f")
+    let target = CObject.queue(queue, "dispatch_group_notify_f")
+    members.notify(queue: target) { function(context) }
+}
+
+@_cdecl("cnv_dispatch_semaphore_create")
+package func cnv_dispatch_semaphore_create(_ value: Int) -> UnsafeMutableRawPointer? {
+    if value < 0 { return nil }   // as libdispatch: a negative start value gives NULL
+    return CObject.retainedHandle(DispatchSemaphore(value: value), kind: .semaphore)
+}
+
+@_cdecl("cnv_dispatch_semaphore_signal")
+package func cnv_dispatch_semaphore_signal(_ semaphore: UnsafeMutableRawPointer?) -> Int {
+    CGroup.semaphore(semaphore, "dispatch_semaphore_signal").signal()
+}
+
+@_cdecl("cnv_dispatch_semaphore_wait")
+package func cnv_dispatch_semaphore_wait(_ semaphore: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
+    let value = CGroup.semaphore(semaphore, "dispatch_semaphore_wait")
+    return CTime.wait(timeout, uptime: { value.wait(timeout: $0) }, wall: { value.wait(wallTimeout: $0) })
+}

@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+// Creating queues and reading them: dispatch_queue_create, attributes, global and main
+// queues, labels and QoS classes.
+
+/// A queue attribute (`dispatch_queue_attr_t`): interned records that live for the whole
+/// process, as libdispatch's attributes do. NULL is `DISPATCH_QUEUE_SERIAL`; the C target's
+/// static `cnv__dispatch_queue_attr_concurrent` is `DISPATCH_QUEUE_CONCURRENT`.
+struct CQueueAttributes: Hashable {
+    var concurrent = false
+    var inactive = false
+    var qosClass = DispatchQoS.QoSClass.unspecified
+    var relativePriority = 0
+
+    /// The layout every attribute handle points at (the static one in C has the same).
+    struct Record {
+        var tag: UInt
+        var concurrent: UInt
+    }
+    /// Records of attributes made by the `dispatch_queue_attr_make_*` calls, by address.
+    private static let made = Mutex<[UInt: CQueueAttributes]>([:])
+    private static let interned = Mutex<[CQueueAttributes: UnsafeMutableRawPointer]>([:])
+
+    static func from(_ handle: UnsafeMutableRawPointer?) -> CQueueAttributes {
+        guard let handle else { return CQueueAttributes() }
+        let record = handle.load(as: Record.self)
+        guard record.tag == CStaticTag.queueAttributes else {
+            fatalError("Conveyor: a queue attribute argument is not a dispatch_queue_attr_t")
+        }
+        if let attributes = made.withLock({ $0[UInt(bitPattern: handle)] }) { return attributes }
+        return CQueueAttributes(concurrent: record.concurrent != 0)
+    }
+
+    /// The one handle for these attributes (allocated once, never freed).
+    var handle: UnsafeMutableRawPointer {
+        Self.interned.withLock { table in
+            if let handle = table[self] { return handle }
+            let record = UnsafeMutablePointer<Record>.allocate(capacity: 1)
+            record.initialize(to: Record(tag: CStaticTag.queueAttributes, concurrent: concurrent ? 1 : 0))
+            let handle = UnsafeMutableRawPointer(record)
+            table[self] = handle
+            Self.made.withLock { $0[UInt(bitPattern: handle)] = self }
+            return handle
+        }
+    }
+}
+
+extension DispatchQoS.QoSClass {
+    /// The class of a C `qos_class_t` value (`QOS_CLASS_*`), nil if it names none.
+    init?(cValue: UInt32) {
+        switch cValue {
+        case 0x21: self = .userInteractive
+        case 0x19: self = .userInitiated
+        case 0x15: self = .default
+        case 0x11: self = .utility
+        case 0x09: self = .background
+        case 0x00: self = .unspecified
+        default: return nil
+        }
+    }
+
+    /// The C `qos_class_t` value.
+    var cValue: UInt32 {
+        switch self {
+        case .userInteractive: 0x21
+        case .userInitiated: 0x19
+        case .default: 0x15
+        case .utility: 0x11
+        case .background: 0x09
+        case .unspecified: 0x00
+        }
+    }
+}
+
+@_cdecl("cnv_dispatch_queue_attr_make_with_qos_class")
+package func cnv_dispatch_queue_attr_make_with_qos_class(_ attr: UnsafeMutableRawPointer?, _ qosClass: UInt32, _ relativePriority: Int32) -> UnsafeMutableRawPointer? {
+    var attributes = CQueueAttributes.from(attr)
+    // libdispatch returns DISPATCH_BAD_INPUT (NULL-like failure) for a bad class or priority.
+    guard let qos = DispatchQoS.QoSClass(cValue: qosClass), relativePriority <= 0, relativePriority >= -15 else { return nil }
+    attributes.qosClass = qos
+    attributes.relativePriority = Int(relativePriority)
+    return attributes.handle
+}
+
+@_cdecl("cnv_dispatch_queue_attr_make_initially_inactive")
+package func cnv_dispatch_queue_attr_make_initially_inactive(_ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    var attributes = CQueueAttributes.from(attr)
+    attributes.inactive = true
+    return attributes.handle
+}
+
+@_cdecl("cnv_dispatch_queue_attr_make_with_autorelease_frequency")
+package func cnv_dispatch_queue_attr_make_with_autorelease_frequency(_ attr: UnsafeMutableRawPointer?, _ frequency: UInt) -> UnsafeMutableRawPointer? {
+    // No autorelease pools on Linux: every frequency behaves the same.
+    CQueueAttributes.from(attr).handle
+}
+
+@_cdecl("cnv_dispatch_queue_create_with_target")
+package func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let attributes = CQueueAttributes.from(attr)
+    var flags: DispatchQueue.Attributes = []
+    if attributes.concurrent { flags.insert(.concurrent) }
+    if attributes.inactive { flags.insert(.initiallyInactive) }
+    let queue = DispatchQueue(
+        label: label.map { String(cString: $0) } ?? "",
+        qos: DispatchQoS(qosClass: attributes.qosClass, relativePriority: attributes.relativePriority),
+        attributes: flags,
+        target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") })
+    let box = CObject(queue, kind: .queue)
+    CLabels.shared.register(box)
+    return Unmanaged.passRetained(box).toOpaque()
+}
+
+@_cdecl("cnv_dispatch_queue_create")
+package func cnv_dispatch_queue_create(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    cnv_dispatch_queue_create_with_target(label, attr, nil)
+}
+
+/// The immortal boxes of the global queues, one per QoS band.
+private let globalQueueObjects: [CObject] = QoSBand.allCases.map {
+    CObject(DispatchQueue.root(for: $0), kind: .queue, isGlobal: true)
+}
+
+@_cdecl("cnv_dispatch_get_global_queue")
+package func cnv_dispatch_get_global_queue(_ identifier: Int, _ flags: UInt) -> UnsafeMutableRawPointer? {
+    let qos: DispatchQoS.QoSClass
+    switch identifier {
+    case 2: qos = .userInitiated                 // DISPATCH_QUEUE_PRIORITY_HIGH
+    case 0: qos = .default                       // DISPATCH_QUEUE_PRIORITY_DEFAULT
+    case -2: qos = .utility                      // DISPATCH_QUEUE_PRIORITY_LOW
+    case Int(Int16.min): qos = .background       // DISPATCH_QUEUE_PRIORITY_BACKGROUND
+    default:
+        // libdispatch answers NULL for an unknown class (and for flags other than 0).
+        guard identifier >= 0, identifier <= Int(UInt32.max), let named = DispatchQoS.QoSClass(cValue: UInt32(identifier)) else { return nil }
+        qos = named
+    }
+    if flags != 0 { return nil }
+    return Unmanaged.passUnretained(globalQueueObjects[Int(qos.band.rawValue)]).toOpaque()
+}
+
+@_cdecl("cnv_dispatch_queue_get_label")
+package func cnv_dispatch_queue_get_label(_ handle: UnsafeMutableRawPointer?) -> UnsafePointer<CChar> {
+    // DISPATCH_CURRENT_QUEUE_LABEL (NULL) names the queue the caller runs on.
+    let queue = handle.map { CObject.queue($0, "dispatch_queue_get_label") } ?? currentQueue()
+    return CLabels.shared.cString(for: queue?.label ?? "")
+}
+
+@_cdecl("cnv_dispatch_queue_get_qos_class")
+package func cnv_dispatch_queue_get_qos_class(_ handle: UnsafeMutableRawPointer?, _ relativePriority: UnsafeMutablePointer<Int32>?) -> UInt32 {
+    let qos = CObject.queue(handle, "dispatch_queue_get_qos_class").qos
+    relativePriority?.pointee = Int32(qos.relativePriority)
+    return qos.qosClass.cValue
+}
+
+@_cdecl("cnv_dispatch_get_current_queue")
+package func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
+    // Deprecated in the headers; answers the default global queue outside any queue, as
+    // libdispatch does, and the innermost queue's handle when it is one the C API made.
+    guard let queue = currentQueue() else { return cnv_dispatch_get_global_queue(0, 0) }
+    if queue.kind == .main { return cnv_main_queue_handle() }
+    if queue.kind == .root { return Unmanaged.passUnretained(globalQueueObjects[Int(queue.band.rawValue)]).toOpaque() }
+    return CLabels.shared.handle(for: queue) ?? cnv_dispatch_get_global_queue(0, 0)
+}
+
+/// The queue whose work the calling thread runs (the main queue on the main thread
+/// outside any work, as libdispatch binds it).
+func currentQueue() -> DispatchQueue? {
+    DrainFrame.innermostQueue ?? (ThreadInfo.isMainThread ? DispatchQueue.main : nil)
+}
+
+/// Labels as C strings that live as long as the process (libdispatch returns the
+/// queue's own copy; a Swift `String` has no stable C buffer, so each distinct label is
+/// copied once), and the handles of the queues the C API made, for
+/// `dispatch_get_current_queue` (weakly: a handle leaves the table with its box).
+final class CLabels: @unchecked Sendable {
+    static let shared = CLabels()
+    private let strings = Mutex<[String: UnsafeMutablePointer<CChar>]>([:])
+    private let handles = Mutex<[ObjectIdentifier: UInt]>([:])
+
+    func cString(for label: String) -> UnsafePointer<CChar> {
+        strings.withLock { table in
+            if let copy = table[label] { return UnsafePointer(copy) }
+            let copy = strdup(label)!
+            table[label] = copy
+            return UnsafePointer(copy)
+        }
+    }
+
+    func register(_ box: CObject) {
+        let handle = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
+        handles.withLock { $0[ObjectIdentifier(box.object)] = handle }
+    }
+
+    func unregister(_ box: CObject) {
+        _ = handles.withLock { $0.removeValue(forKey: ObjectIdentifier(box.object)) }
+    }
+
+    /// The C handle of a queue made through the C API, while its box is alive.
+    func handle(for queue: DispatchQueue) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: handles.withLock { $0[ObjectIdentifier(queue)] ?? 0 })
+    }
+}

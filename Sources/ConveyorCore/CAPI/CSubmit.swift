@@ -1,0 +1,74 @@
+// Submitting C functions to queues: dispatch_async_f and its kin. The block forms are in
+// the C target (`CConveyorDispatch`): they copy the block once and call these with a
+// trampoline that runs it and then releases it.
+
+/// A C `dispatch_apply` function: context and iteration index.
+package typealias CApplyFunction = @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
+
+@_cdecl("cnv_dispatch_async_f")
+package func cnv_dispatch_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    CObject.withQueue(queue, "dispatch_async_f") { target in
+        target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: nil, function: function, context: context))
+    }
+}
+
+@_cdecl("cnv_dispatch_barrier_async_f")
+package func cnv_dispatch_barrier_async_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    CObject.withQueue(queue, "dispatch_barrier_async_f") { target in
+        target.enqueue(FunctionJob.make(band: target.band, isBarrier: true, group: nil, function: function, context: context))
+    }
+}
+
+@_cdecl("cnv_dispatch_group_async_f")
+package func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
+                                _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    let members = CGroup.group(group, "dispatch_group_async_f")
+    members.enter()
+    CObject.withQueue(queue, "dispatch_group_async_f") { target in
+        target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: members, function: function, context: context))
+    }
+}
+
+@_cdecl("cnv_dispatch_sync_f")
+package func cnv_dispatch_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    CObject.withQueue(queue, "dispatch_sync_f") { target in target.sync { function(context) } }
+}
+
+@_cdecl("cnv_dispatch_barrier_sync_f")
+package func cnv_dispatch_barrier_sync_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    CObject.withQueue(queue, "dispatch_barrier_sync_f") { target in target.sync(flags: .barrier) { function(context) } }
+}
+
+@_cdecl("cnv_dispatch_after_f")
+package func cnv_dispatch_after_f(_ when: UInt64, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    let target = CObject.queue(queue, "dispatch_after_f")
+    let bits = UInt(bitPattern: context)
+    let work: @Sendable () -> Void = { function(UnsafeMutableRawPointer(bitPattern: bits)) }
+    switch CTime.decode(when) {
+    case .forever: return   // never runs, as in libdispatch
+    case .uptime(let deadline): target.asyncAfter(deadline: deadline, execute: work)
+    case .wall(let deadline): target.asyncAfter(wallDeadline: deadline, execute: work)
+    }
+}
+
+@_cdecl("cnv_dispatch_apply_f")
+package func cnv_dispatch_apply_f(_ iterations: Int, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CApplyFunction) {
+    // DISPATCH_APPLY_AUTO (NULL) and concurrent queues: all CPUs, the caller taking part.
+    // A serial queue runs the iterations one after another on that queue, as libdispatch.
+    if let queue {
+        let target = CObject.queue(queue, "dispatch_apply_f")
+        if target.kind == .serial || target.kind == .main {
+            target.sync { for index in 0..<iterations { function(context, index) } }
+            return
+        }
+    }
+    let bits = UInt(bitPattern: context)
+    DispatchQueue.concurrentPerform(iterations: iterations) { index in
+        function(UnsafeMutableRawPointer(bitPattern: bits), index)
+    }
+}
+
+@_cdecl("cnv_dispatch_main")
+package func cnv_dispatch_main() -> Never {
+    dispatchMain()
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// dispatch_time and dispatch_walltime: the C side of `DispatchTime` and
+// `DispatchWallTime`, whose raw values already use libdispatch's Linux encoding.
+enum CTime {
+    enum Decoded {
+        case forever
+        case uptime(DispatchTime)
+        case wall(DispatchWallTime)
+    }
+
+    /// A `dispatch_time_t`: forever, a monotonic time (high bit clear) or a wall time.
+    static func decode(_ value: UInt64) -> Decoded {
+        if value == TimeEncoding.forever { return .forever }
+        if value & (1 << 63) != 0 { return .wall(DispatchWallTime(rawValue: value)) }
+        return .uptime(DispatchTime(rawValue: value))
+    }
+
+    /// Waits with a `dispatch_time_t` timeout: 0 on success, non-zero on timeout.
+    static func wait(_ timeout: UInt64, uptime: (DispatchTime) -> DispatchTimeoutResult,
+                     wall: (DispatchWallTime) -> DispatchTimeoutResult) -> Int {
+        let result: DispatchTimeoutResult
+        switch decode(timeout) {
+        case .forever: result = uptime(.distantFuture)
+        case .uptime(let deadline): result = uptime(deadline)
+        case .wall(let deadline): result = wall(deadline)
+        }
+        return result == .success ? 0 : Int(ETIMEDOUT)   // what libdispatch answers on Linux
+    }
+}
+
+@_cdecl("cnv_dispatch_time")
+package func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
+    switch CTime.decode(when) {
+    case .forever: return TimeEncoding.forever
+    case .uptime(let time): return (time + .nanoseconds(Int(delta))).rawValue
+    case .wall(let time): return (time + .nanoseconds(Int(delta))).rawValue
+    }
+}
+
+@_cdecl("cnv_dispatch_walltime")
+package func cnv_dispatch_walltime(_ when: UnsafePointer<timespec>?, _ delta: Int64) -> UInt64 {
+    let start = when.map { DispatchWallTime(timespec: $0.pointee) } ?? DispatchWallTime.now()
+    return (start + .nanoseconds(Int(delta))).rawValue
+}

@@ -1,0 +1,49 @@
+/// A C function and its context, submitted with `dispatch_async_f` and its kin (the C
+/// API in `CAPI/`), with the group it belongs to, if any. It is the runtime's unit of
+/// work in its plainest form: no closure context, so a recycled job is the only memory a
+/// submission touches. Finished jobs are recycled through `JobCache`; make them with
+/// `FunctionJob.make`.
+final class FunctionJob: RecycledJob, @unchecked Sendable {
+    /// A C `dispatch_function_t`.
+    typealias Function = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    // Written by the submitting thread before the job is published, read by the thread
+    // that runs it after taking it from a list (the list's release/acquire orders them):
+    // never two accesses at once, so no run-time exclusivity checks.
+    @exclusivity(unchecked) var function: Function
+    @exclusivity(unchecked) var context: UnsafeMutableRawPointer?
+    /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
+    @exclusivity(unchecked) unowned(unsafe) var group: DispatchGroup?
+
+    private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?,
+                 function: @escaping Function, context: UnsafeMutableRawPointer?) {
+        self.function = function
+        self.context = context
+        self.group = group
+        super.init(band: band, isBarrier: isBarrier)
+    }
+
+    /// A job for `function(context)`: a recycled one when the thread's cache has one.
+    @inline(__always)
+    static func make(band: QoSBand, isBarrier: Bool, group: DispatchGroup?,
+                     function: @escaping Function, context: UnsafeMutableRawPointer?) -> FunctionJob {
+        if let job = JobCache.withCurrent({ $0.takeFunctionJob() }) {
+            job.band = band
+            job.isBarrier = isBarrier
+            job.group = group
+            job.function = function
+            job.context = context
+            return job
+        }
+        return FunctionJob(band: band, isBarrier: isBarrier, group: group, function: function, context: context)
+    }
+
+    override func run(on queue: DispatchQueue?) {
+        function(context)
+        if let group { group.leave() }
+        // The function and context own nothing, so a recycled job keeps them until reuse
+        // overwrites them; the group is cleared (it is unowned and may go away).
+        group = nil
+        JobCache.withCurrent { $0.put(self) }
+    }
+}

@@ -1,0 +1,488 @@
+// A test harness for Conveyor's C API: each check prints its result and the program exits
+// non-zero if any failed. Built with the toolchain's clang against
+// Sources/CConveyorDispatch/include and libConveyorDispatch (Scripts/c-api.sh).
+#define _GNU_SOURCE
+#include <dispatch/dispatch.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+// Linux's headers take QoS classes as numbers (dispatch_qos_class_t); these are Darwin's values.
+#ifndef QOS_CLASS_USER_INITIATED
+#define QOS_CLASS_USER_INITIATED 0x19
+#define QOS_CLASS_DEFAULT 0x15
+#define QOS_CLASS_UTILITY 0x11
+#endif
+
+static int failures = 0;
+#define CHECK(condition, ...) do { \
+    if (condition) { printf("ok   "); } else { printf("FAIL "); failures++; } \
+    printf(__VA_ARGS__); printf("\n"); fflush(stdout); } while (0)
+
+static dispatch_time_t in_seconds(int seconds) { return dispatch_time(DISPATCH_TIME_NOW, (int64_t)seconds * NSEC_PER_SEC); }
+
+// MARK: allocation counting (this program's malloc interposes the whole process's)
+
+// `allocations` counts allocation calls while `counting` is set; `live` is allocations
+// minus frees at any time (for leak checks).
+static atomic_long allocations, live;
+static atomic_int counting;
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+static void counted(void) {
+    atomic_fetch_add_explicit(&live, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1);
+}
+void *malloc(size_t size) { counted(); return __libc_malloc(size); }
+void *calloc(size_t count, size_t size) { counted(); return __libc_calloc(count, size); }
+void *realloc(void *old, size_t size) {
+    if (old) { if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add(&allocations, 1); }
+    else counted();
+    return __libc_realloc(old, size);
+}
+void *aligned_alloc(size_t alignment, size_t size) { counted(); return __libc_memalign(alignment, size); }
+void *memalign(size_t alignment, size_t size) { counted(); return __libc_memalign(alignment, size); }
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    counted();
+    *result = __libc_memalign(alignment, size);
+    return *result ? 0 : 12;   // ENOMEM
+}
+void free(void *pointer) {
+    if (pointer) atomic_fetch_sub_explicit(&live, 1, memory_order_relaxed);
+    __libc_free(pointer);
+}
+
+// MARK: queues and _f forms
+
+static atomic_long counter;
+static void increment(void *context) { (void)context; atomic_fetch_add(&counter, 1); }
+static void signal_semaphore(void *context) { dispatch_semaphore_signal((dispatch_semaphore_t)context); }
+
+static long order[100];
+static int order_count;
+static void record(void *context) { order[order_count++] = (long)context; }
+
+static void test_queues(void) {
+    dispatch_queue_t serial = dispatch_queue_create("capi.serial", DISPATCH_QUEUE_SERIAL);
+    CHECK(strcmp(dispatch_queue_get_label(serial), "capi.serial") == 0, "dispatch_queue_get_label");
+    for (long i = 0; i < 100; i++) dispatch_async_f(serial, (void *)i, record);
+    dispatch_sync_f(serial, NULL, increment);
+    int in_order = order_count == 100;
+    for (int i = 0; i < 100 && in_order; i++) in_order = order[i] == i;
+    CHECK(in_order, "dispatch_async_f on a serial queue runs in order (%d items)", order_count);
+
+    __block int block_ran = 0;
+    dispatch_async(serial, ^{ block_ran = 1; });
+    dispatch_sync(serial, ^{});
+    CHECK(block_ran, "dispatch_async (block) then dispatch_sync");
+
+    dispatch_queue_t concurrent = dispatch_queue_create("capi.concurrent", DISPATCH_QUEUE_CONCURRENT);
+    __block atomic_int running = 0, overlap_in_barrier = 0;
+    for (int i = 0; i < 20; i++) dispatch_async(concurrent, ^{ atomic_fetch_add(&running, 1); usleep(200); atomic_fetch_sub(&running, 1); });
+    dispatch_barrier_async(concurrent, ^{ if (atomic_load(&running) != 0) overlap_in_barrier = 1; });
+    dispatch_barrier_sync(concurrent, ^{});
+    CHECK(!overlap_in_barrier, "dispatch_barrier_async runs alone on a concurrent queue");
+
+    atomic_store(&counter, 0);
+    dispatch_apply(1000, DISPATCH_APPLY_AUTO, ^(size_t index) { (void)index; atomic_fetch_add(&counter, 1); });
+    CHECK(atomic_load(&counter) == 1000, "dispatch_apply ran 1000 iterations");
+
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    dispatch_after_f(dispatch_time(DISPATCH_TIME_NOW, 20 * NSEC_PER_MSEC), serial, done, signal_semaphore);
+    CHECK(dispatch_semaphore_wait(done, in_seconds(5)) == 0, "dispatch_after_f fires");
+    dispatch_after(dispatch_walltime(NULL, 10 * NSEC_PER_MSEC), serial, ^{ dispatch_semaphore_signal(done); });
+    CHECK(dispatch_semaphore_wait(done, in_seconds(5)) == 0, "dispatch_after with a dispatch_walltime");
+
+    // Attributes: QoS and initially inactive, with a target set while inactive.
+    dispatch_queue_attr_t attr = dispatch_queue_attr_make_initially_inactive(
+        dispatch_queue_attr_make_with_qos_class(DISPATCH_QUEUE_SERIAL, QOS_CLASS_UTILITY, -3));
+    dispatch_queue_t inactive = dispatch_queue_create("capi.inactive", attr);
+    int relative = 0;
+    CHECK(dispatch_queue_get_qos_class(inactive, &relative) == QOS_CLASS_UTILITY && relative == -3, "queue attributes carry the QoS class and relative priority");
+    dispatch_set_target_queue(inactive, serial);
+    __block int inactive_ran = 0;
+    dispatch_async(inactive, ^{ inactive_ran = 1; dispatch_semaphore_signal(done); });
+    CHECK(dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, 50 * NSEC_PER_MSEC)) != 0 && !inactive_ran, "an initially inactive queue runs nothing");
+    dispatch_activate(inactive);
+    CHECK(dispatch_semaphore_wait(done, in_seconds(5)) == 0 && inactive_ran, "dispatch_activate starts it");
+
+    dispatch_suspend(serial);
+    __block int suspended_ran = 0;
+    dispatch_async(serial, ^{ suspended_ran = 1; dispatch_semaphore_signal(done); });
+    usleep(20000);
+    CHECK(!suspended_ran, "dispatch_suspend holds new work");
+    dispatch_resume(serial);
+    CHECK(dispatch_semaphore_wait(done, in_seconds(5)) == 0, "dispatch_resume releases it");
+
+    // Global queues ignore retain and release.
+    dispatch_queue_t global = dispatch_get_global_queue(QOS_CLASS_USER_INITIATED, 0);
+    for (int i = 0; i < 10; i++) dispatch_release(global);
+    dispatch_retain(global);
+    dispatch_async_f(global, done, signal_semaphore);
+    CHECK(dispatch_semaphore_wait(done, in_seconds(5)) == 0, "global queues ignore dispatch_release");
+    CHECK(dispatch_get_global_queue(DISPATCH_QUEUE_PRIORITY_HIGH, 0) == global, "DISPATCH_QUEUE_PRIORITY_HIGH is the user-initiated queue");
+
+    dispatch_release(inactive);
+    dispatch_release(concurrent);
+    dispatch_release(serial);
+    dispatch_release(done);
+}
+
+// MARK: specifics
+
+static int key_a, key_b;
+static atomic_int destructor_calls;
+static void count_destructor(void *value) { (void)value; atomic_fetch_add(&destructor_calls, 1); }
+
+static void test_specifics(void) {
+    dispatch_queue_t outer = dispatch_queue_create("capi.outer", NULL);
+    dispatch_queue_t inner = dispatch_queue_create_with_target("capi.inner", NULL, outer);
+    dispatch_queue_set_specific(outer, &key_a, (void *)0xA, count_destructor);
+    dispatch_queue_set_specific(inner, &key_b, (void *)0xB, count_destructor);
+    __block void *seen_a = NULL, *seen_b = NULL;
+    dispatch_sync(inner, ^{ seen_a = dispatch_get_specific(&key_a); seen_b = dispatch_get_specific(&key_b); });
+    CHECK(seen_a == (void *)0xA && seen_b == (void *)0xB, "dispatch_get_specific looks through the target queue");
+    CHECK(dispatch_queue_get_specific(inner, &key_a) == NULL, "dispatch_queue_get_specific reads one queue only");
+    dispatch_queue_set_specific(inner, &key_b, (void *)0xC, count_destructor);
+    CHECK(atomic_load(&destructor_calls) == 1, "replacing a specific runs its destructor");
+    dispatch_release(inner);
+    dispatch_release(outer);
+}
+
+// MARK: objects: context, finalizer, release after the work
+
+static int target_key;
+static atomic_int finalized, finalizer_on_target, finalizer_context_ok, work_done_before_finalizer;
+static atomic_int slow_work_done;
+static void finalizer(void *context) {
+    atomic_fetch_add(&finalized, 1);
+    if (dispatch_get_specific(&target_key) == (void *)1) atomic_store(&finalizer_on_target, 1);
+    if (context == (void *)0x1234) atomic_store(&finalizer_context_ok, 1);
+    if (atomic_load(&slow_work_done)) atomic_store(&work_done_before_finalizer, 1);
+}
+static void slow_work(void *context) { (void)context; usleep(50000); atomic_store(&slow_work_done, 1); }
+
+static void test_objects(void) {
+    dispatch_queue_t target = dispatch_queue_create("capi.finalizer-target", NULL);
+    dispatch_queue_set_specific(target, &target_key, (void *)1, NULL);
+    // (Conveyor changes targets only while a queue is inactive: see DESIGN.md "Misuse".)
+    dispatch_queue_t queue = dispatch_queue_create_with_target("capi.finalized", NULL, target);
+    dispatch_set_context(queue, (void *)0x1234);
+    CHECK(dispatch_get_context(queue) == (void *)0x1234, "dispatch_get_context returns the context");
+    dispatch_set_finalizer_f(queue, finalizer);
+    dispatch_retain(queue);
+    dispatch_async_f(queue, NULL, slow_work);
+    dispatch_release(queue);
+    dispatch_release(queue);   // the last reference; the work is still pending
+    for (int i = 0; i < 500 && !atomic_load(&finalized); i++) usleep(10000);
+    CHECK(atomic_load(&finalized) == 1, "the finalizer runs once after the last release");
+    CHECK(atomic_load(&work_done_before_finalizer), "... after the queue's work");
+    CHECK(atomic_load(&finalizer_context_ok), "... with the context");
+    CHECK(atomic_load(&finalizer_on_target), "... on the target queue");
+
+    // No context: the finalizer is not called.
+    dispatch_queue_t plain = dispatch_queue_create("capi.no-context", NULL);
+    dispatch_set_finalizer_f(plain, finalizer);
+    dispatch_release(plain);
+    dispatch_group_t group = dispatch_group_create();
+    dispatch_set_context(group, (void *)0x1234);
+    dispatch_set_finalizer_f(group, finalizer);
+    dispatch_release(group);
+    for (int i = 0; i < 500 && atomic_load(&finalized) < 2; i++) usleep(10000);
+    usleep(50000);
+    CHECK(atomic_load(&finalized) == 2, "a finalizer without context is not called; a group's is (%d calls)", atomic_load(&finalized));
+    dispatch_release(target);
+
+    // Queues, groups and semaphores are freed after their last release and their work.
+    long before = 0;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) before = atomic_load(&live);
+        for (int i = 0; i < 1000; i++) {
+            dispatch_queue_t short_lived = dispatch_queue_create("capi.short-lived", NULL);
+            dispatch_group_t members = dispatch_group_create();
+            dispatch_semaphore_t done = dispatch_semaphore_create(0);
+            dispatch_group_async_f(members, short_lived, done, signal_semaphore);
+            dispatch_release(short_lived);   // work pending: the queue lives until it ran
+            dispatch_semaphore_wait(done, DISPATCH_TIME_FOREVER);
+            dispatch_group_wait(members, DISPATCH_TIME_FOREVER);
+            dispatch_release(members);
+            dispatch_release(done);
+        }
+    }
+    // (The last queue's drain may still hold a few allocations: the bound allows for it.)
+    long still_live = atomic_load(&live) - before;
+    CHECK(still_live < 100, "queues, groups and semaphores are freed (%ld allocations still live after 1000 rounds)", still_live);
+}
+
+// MARK: groups, semaphores, once, time
+
+static atomic_int once_calls;
+static void once_function(void *context) { (void)context; atomic_fetch_add(&once_calls, 1); }
+
+static void test_synchronization(void) {
+    dispatch_group_t group = dispatch_group_create();
+    dispatch_queue_t global = dispatch_get_global_queue(QOS_CLASS_DEFAULT, 0);
+    atomic_store(&counter, 0);
+    for (int i = 0; i < 100; i++) dispatch_group_async_f(group, global, NULL, increment);
+    for (int i = 0; i < 100; i++) dispatch_group_async(group, global, ^{ atomic_fetch_add(&counter, 1); });
+    CHECK(dispatch_group_wait(group, DISPATCH_TIME_FOREVER) == 0 && atomic_load(&counter) == 200, "dispatch_group_async(_f) and dispatch_group_wait");
+    dispatch_group_enter(group);
+    CHECK(dispatch_group_wait(group, dispatch_time(DISPATCH_TIME_NOW, 10 * NSEC_PER_MSEC)) != 0, "dispatch_group_wait times out while a member is in");
+    dispatch_semaphore_t notified = dispatch_semaphore_create(0);
+    dispatch_group_notify(group, global, ^{ dispatch_semaphore_signal(notified); });
+    dispatch_group_leave(group);
+    CHECK(dispatch_semaphore_wait(notified, in_seconds(5)) == 0, "dispatch_group_notify after dispatch_group_leave");
+    dispatch_group_enter(group);
+    dispatch_group_notify_f(group, global, notified, signal_semaphore);
+    dispatch_group_leave(group);
+    CHECK(dispatch_semaphore_wait(notified, in_seconds(5)) == 0, "dispatch_group_notify_f");
+
+    CHECK(dispatch_semaphore_create(-1) == NULL, "dispatch_semaphore_create(-1) is NULL");
+    dispatch_semaphore_t two = dispatch_semaphore_create(2);
+    CHECK(dispatch_semaphore_wait(two, DISPATCH_TIME_NOW) == 0 && dispatch_semaphore_wait(two, DISPATCH_TIME_NOW) == 0
+          && dispatch_semaphore_wait(two, DISPATCH_TIME_NOW) != 0, "a semaphore of 2 admits two waiters");
+    dispatch_semaphore_signal(two);
+    dispatch_semaphore_signal(two);
+
+    static dispatch_once_t once_block, once_f;
+    __block atomic_int block_calls = 0;
+    dispatch_apply(64, DISPATCH_APPLY_AUTO, ^(size_t i) {
+        (void)i;
+        dispatch_once(&once_block, ^{ atomic_fetch_add(&block_calls, 1); usleep(1000); });
+        dispatch_once_f(&once_f, NULL, once_function);
+    });
+    CHECK(atomic_load(&block_calls) == 1 && atomic_load(&once_calls) == 1 && once_block == ~0l, "dispatch_once and dispatch_once_f run once");
+
+    dispatch_time_t now = dispatch_time(DISPATCH_TIME_NOW, 0);
+    dispatch_time_t later = dispatch_time(now, NSEC_PER_SEC);
+    CHECK(later - now == NSEC_PER_SEC && dispatch_time(DISPATCH_TIME_FOREVER, 1) == DISPATCH_TIME_FOREVER, "dispatch_time arithmetic");
+    CHECK((int64_t)dispatch_walltime(NULL, 0) < 0, "dispatch_walltime encodes wall time (negative)");
+    dispatch_release(two);
+    dispatch_release(notified);
+    dispatch_release(group);
+}
+
+// MARK: sources
+
+static atomic_int f_handler_calls;
+static void f_handler(void *context) { if (context == (void *)0x5) atomic_fetch_add(&f_handler_calls, 1); }
+
+static void test_sources(void) {
+    dispatch_queue_t queue = dispatch_queue_create("capi.sources", NULL);
+    dispatch_semaphore_t fired = dispatch_semaphore_create(0);
+
+    dispatch_source_t adder = dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_ADD, 0, 0, queue);
+    __block unsigned long sum = 0;
+    dispatch_source_set_event_handler(adder, ^{ sum += dispatch_source_get_data(adder); if (sum == 10) dispatch_semaphore_signal(fired); });
+    dispatch_resume(adder);
+    for (int i = 1; i <= 4; i++) dispatch_source_merge_data(adder, i);
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0 && sum == 10, "DATA_ADD source adds merged data");
+
+    dispatch_source_t orer = dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_OR, 0, 0, queue);
+    dispatch_set_context(orer, (void *)0x5);
+    dispatch_source_set_event_handler_f(orer, f_handler);
+    dispatch_source_set_cancel_handler(orer, ^{ dispatch_semaphore_signal(fired); });
+    dispatch_activate(orer);
+    dispatch_source_merge_data(orer, 1);
+    dispatch_sync(queue, ^{});
+    dispatch_source_cancel(orer);
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0 && dispatch_source_testcancel(orer), "cancel handler runs; dispatch_source_testcancel");
+    CHECK(atomic_load(&f_handler_calls) == 1, "an _f handler receives the source's context");
+
+    dispatch_source_t timer = dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 0, 0, queue);
+    __block int ticks = 0;
+    dispatch_source_set_event_handler(timer, ^{ ticks += (int)dispatch_source_get_data(timer); if (ticks >= 3) { dispatch_source_cancel(timer); dispatch_semaphore_signal(fired); } });
+    dispatch_source_set_timer(timer, dispatch_time(DISPATCH_TIME_NOW, 0), 10 * NSEC_PER_MSEC, 1 * NSEC_PER_MSEC);
+    dispatch_resume(timer);
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0 && ticks >= 3, "repeating timer with leeway (%d fires)", ticks);
+
+    int fds[2];
+    if (pipe(fds) != 0) abort();
+    int read_end = fds[0];
+    dispatch_source_t reader = dispatch_source_create(DISPATCH_SOURCE_TYPE_READ, fds[0], 0, queue);
+    __block unsigned long readable = 0;
+    dispatch_source_set_event_handler(reader, ^{ readable = dispatch_source_get_data(reader); char buffer[16]; (void)read(read_end, buffer, sizeof buffer); dispatch_source_cancel(reader); });
+    dispatch_source_set_cancel_handler(reader, ^{ close(read_end); dispatch_semaphore_signal(fired); });
+    dispatch_resume(reader);
+    if (write(fds[1], "hello", 5) != 5) abort();
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0 && readable == 5, "READ source reports 5 bytes");
+    CHECK(dispatch_source_get_handle(reader) == (uintptr_t)fds[0], "dispatch_source_get_handle");
+    close(fds[1]);
+
+    signal(SIGUSR1, SIG_IGN);
+    dispatch_source_t signals = dispatch_source_create(DISPATCH_SOURCE_TYPE_SIGNAL, SIGUSR1, 0, queue);
+    dispatch_source_set_event_handler(signals, ^{ dispatch_source_cancel(signals); dispatch_semaphore_signal(fired); });
+    dispatch_resume(signals);
+    kill(getpid(), SIGUSR1);
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0, "SIGNAL source");
+
+    pid_t child = fork();
+    if (child == 0) { usleep(20000); _exit(0); }
+    dispatch_source_t process = dispatch_source_create(DISPATCH_SOURCE_TYPE_PROC, child, DISPATCH_PROC_EXIT, queue);
+    __block unsigned long process_data = 0;
+    dispatch_source_set_event_handler(process, ^{ process_data = dispatch_source_get_data(process); dispatch_source_cancel(process); dispatch_semaphore_signal(fired); });
+    dispatch_resume(process);
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0 && (process_data & DISPATCH_PROC_EXIT)
+          && dispatch_source_get_mask(process) == DISPATCH_PROC_EXIT, "PROC source sees the child exit");
+    waitpid(child, NULL, 0);
+
+    char path[] = "/tmp/conveyor-capi-XXXXXX";
+    int file = mkstemp(path);
+    dispatch_source_t vnode = dispatch_source_create(DISPATCH_SOURCE_TYPE_VNODE, file, DISPATCH_VNODE_WRITE, queue);
+    dispatch_source_set_event_handler(vnode, ^{ if (dispatch_source_get_data(vnode) & DISPATCH_VNODE_WRITE) { dispatch_source_cancel(vnode); dispatch_semaphore_signal(fired); } });
+    dispatch_resume(vnode);
+    usleep(20000);
+    if (write(file, "x", 1) != 1) abort();
+    CHECK(dispatch_semaphore_wait(fired, in_seconds(5)) == 0, "VNODE source sees a write");
+    unlink(path);
+
+    dispatch_source_t pressure = dispatch_source_create(DISPATCH_SOURCE_TYPE_MEMORYPRESSURE, 0,
+        DISPATCH_MEMORYPRESSURE_WARN | DISPATCH_MEMORYPRESSURE_CRITICAL, queue);
+    CHECK(pressure != NULL && dispatch_source_get_mask(pressure) == (DISPATCH_MEMORYPRESSURE_WARN | DISPATCH_MEMORYPRESSURE_CRITICAL), "MEMORYPRESSURE source is created");
+    dispatch_resume(pressure);
+    dispatch_source_cancel(pressure);
+    dispatch_source_t writer = dispatch_source_create(DISPATCH_SOURCE_TYPE_WRITE, 1, 0, queue);
+    CHECK(writer != NULL, "WRITE source is created");
+    dispatch_resume(writer);
+    dispatch_source_cancel(writer);
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_REPLACE, 0, 0, queue) != NULL, "DATA_REPLACE source is created");
+}
+
+// MARK: block objects (dispatch_block_create)
+
+void _Block_release(const void *block);   // <Block.h>, outside the C compiler's search path
+
+static void test_block_objects(void) {
+    dispatch_queue_t queue = dispatch_queue_create("capi.blocks", NULL);
+    dispatch_semaphore_t notified = dispatch_semaphore_create(0);
+    __block int ran = 0;
+    dispatch_block_t block = dispatch_block_create(0, ^{ ran++; });
+    dispatch_block_notify(block, queue, ^{ dispatch_semaphore_signal(notified); });
+    dispatch_async(queue, block);
+    CHECK(dispatch_block_wait(block, in_seconds(5)) == 0 && ran == 1, "dispatch_block_wait returns once the block ran");
+    CHECK(dispatch_semaphore_wait(notified, in_seconds(5)) == 0, "dispatch_block_notify");
+    _Block_release(block);
+
+    __block int cancelled_ran = 0;
+    dispatch_block_t cancelled = dispatch_block_create(0, ^{ cancelled_ran = 1; });
+    dispatch_block_cancel(cancelled);
+    dispatch_async(queue, cancelled);
+    dispatch_sync(queue, ^{});
+    CHECK(dispatch_block_testcancel(cancelled) != 0 && !cancelled_ran, "a cancelled block object never runs");
+    _Block_release(cancelled);
+
+    dispatch_block_t never = dispatch_block_create(0, ^{});
+    CHECK(dispatch_block_wait(never, dispatch_time(DISPATCH_TIME_NOW, 10 * NSEC_PER_MSEC)) != 0, "dispatch_block_wait times out on a block that did not run");
+    _Block_release(never);
+
+    dispatch_queue_t concurrent = dispatch_queue_create("capi.blocks.concurrent", DISPATCH_QUEUE_CONCURRENT);
+    __block atomic_int running = 0, overlap = 0;
+    for (int i = 0; i < 10; i++) dispatch_async(concurrent, ^{ atomic_fetch_add(&running, 1); usleep(500); atomic_fetch_sub(&running, 1); });
+    dispatch_block_t barrier = dispatch_block_create(DISPATCH_BLOCK_BARRIER, ^{ if (atomic_load(&running)) overlap = 1; });
+    dispatch_async(concurrent, barrier);
+    dispatch_block_wait(barrier, DISPATCH_TIME_FOREVER);
+    CHECK(!overlap, "DISPATCH_BLOCK_BARRIER makes a block object a barrier");
+    _Block_release(barrier);
+
+    dispatch_block_t qos = dispatch_block_create_with_qos_class(0, 0x11 /* utility */, -1, ^{});
+    CHECK(qos != NULL, "dispatch_block_create_with_qos_class");
+    dispatch_sync(queue, qos);
+    CHECK(dispatch_block_wait(qos, DISPATCH_TIME_NOW) == 0, "dispatch_sync runs a block object");
+    _Block_release(qos);
+    CHECK(dispatch_block_create_with_qos_class(0, 0x11, 3, ^{}) == NULL, "an invalid relative priority gives NULL");
+
+    // Block objects and submitted blocks are freed after their last release and their
+    // run: the live allocation count comes back after thousands of them.
+    long before_rounds = 0, after_rounds = 0;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) before_rounds = atomic_load(&live);
+        for (int i = 0; i < 2000; i++) {
+            __block int x = i;
+            (void)x;
+            dispatch_block_t made = dispatch_block_create(0, ^{ x++; });
+            dispatch_async(queue, made);
+            dispatch_block_wait(made, DISPATCH_TIME_FOREVER);
+            _Block_release(made);
+            dispatch_async(queue, ^{ x++; });
+        }
+        dispatch_sync(queue, ^{});
+    }
+    after_rounds = atomic_load(&live);
+    CHECK(after_rounds - before_rounds < 100, "block objects and copied blocks are freed (%ld allocations still live after 2000 rounds)", after_rounds - before_rounds);
+
+    __block int performed = 0;
+    dispatch_block_perform(0, ^{ performed = 1; });
+    CHECK(performed, "dispatch_block_perform");
+
+    dispatch_group_t group = dispatch_group_create();
+    dispatch_block_t member = dispatch_block_create(0, ^{});
+    dispatch_group_async(group, queue, member);
+    CHECK(dispatch_wait(group, in_seconds(5)) == 0 && dispatch_wait(member, DISPATCH_TIME_NOW) == 0,
+          "dispatch_group_async with a block object; dispatch_wait (type-generic) on a group and a block");
+    _Block_release(member);
+    dispatch_release(group);
+    dispatch_release(concurrent);
+    dispatch_release(notified);
+    dispatch_release(queue);
+}
+
+// MARK: allocations per dispatch_async_f
+
+// Allocation calls per dispatch_async_f, counted over the submissions only (the
+// dispatch_sync_f that waits for each burst is left out: its slow path is not what is
+// measured here).
+static double allocations_per_async(dispatch_queue_t queue, int burst, int rounds) {
+    atomic_store(&allocations, 0);
+    for (int round = 0; round < rounds; round++) {
+        atomic_store(&counting, 1);
+        for (int i = 0; i < burst; i++) dispatch_async_f(queue, NULL, increment);
+        atomic_store(&counting, 0);
+        dispatch_sync_f(queue, NULL, increment);
+    }
+    return (double)atomic_load(&allocations) / ((double)burst * rounds);
+}
+
+static void test_allocations(void) {
+    dispatch_queue_t queue = dispatch_queue_create("capi.allocations", NULL);
+    allocations_per_async(queue, 1000, 20);   // warm the job caches
+    // Bursts of 1000 jobs in flight (within the recycled jobs' capacity): the jobs come
+    // back through the caches and a submission allocates nothing.
+    double steady = allocations_per_async(queue, 1000, 100);
+    printf("     allocations per dispatch_async_f, bursts of 1000 to a serial queue: %.4f\n", steady);
+#ifdef CONVEYOR_RELEASE
+    CHECK(steady < 0.01, "dispatch_async_f allocates nothing beyond Conveyor's pooled job");
+#else
+    // A debug build's idle workers allocate while they look for work (unspecialized
+    // generic iteration at -Onone), and those calls land in the count: a figure only.
+#endif
+    // One burst of 100000: every job in flight at once needs its own node, beyond what
+    // the caches keep (256 a thread plus 64 batches of 64 in the depot).
+    printf("     allocations per dispatch_async_f, one burst of 100000: %.4f\n", allocations_per_async(queue, 100000, 1));
+    dispatch_release(queue);
+}
+
+int main(void) {
+    test_queues();
+    test_specifics();
+    test_objects();
+    test_synchronization();
+    test_sources();
+    test_block_objects();
+    test_allocations();
+    // dispatch_main: the program ends from a main-queue block.
+    dispatch_async(dispatch_get_main_queue(), ^{
+        CHECK(dispatch_get_specific(&key_a) == NULL, "dispatch_main drains the main queue");
+        printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+        exit(failures ? 1 : 0);
+    });
+    dispatch_main();
+}

@@ -1,0 +1,135 @@
+@testable import ConveyorCore
+import Testing
+
+/// Misuse of the C API (Sources/ConveyorCore/CAPI) traps with a message naming the call;
+/// each runs in a child process. The C harness (Tests/CAPI, Scripts/c-api.sh) covers the
+/// API's behaviour from C.
+@Suite struct CAPITrapTests {
+    static func message(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    /// A static record as the C target lays them out: a tag word, then one value.
+    static func record(tag: UInt, value: UInt) -> UnsafeMutableRawPointer {
+        let words = UnsafeMutablePointer<UInt>.allocate(capacity: 2)
+        words[0] = tag
+        words[1] = value
+        return UnsafeMutableRawPointer(words)
+    }
+
+    @Test func nullQueueTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            cnv_dispatch_async_f(nil, nil) { _ in }
+        }
+        #expect(Self.message(result).contains("dispatch_async_f called with a NULL object"))
+    }
+
+    @Test func anotherKindOfObjectTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            cnv_dispatch_sync_f(cnv_dispatch_group_create(), nil) { _ in }
+        }
+        #expect(Self.message(result).contains("dispatch_sync_f called with a group, not a queue"))
+    }
+
+    @Test func somethingElseThanAnObjectTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            cnv_dispatch_retain(CAPITrapTests.record(tag: CStaticTag.queueAttributes, value: 1))
+        }
+        #expect(Self.message(result).contains("dispatch_retain called with something that is not a dispatch object"))
+    }
+
+    @Test func aBadQueueAttributeTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = cnv_dispatch_queue_create("q", CAPITrapTests.record(tag: CStaticTag.sourceType, value: 1))
+        }
+        #expect(Self.message(result).contains("a queue attribute argument is not a dispatch_queue_attr_t"))
+    }
+
+    @Test func mergingDataIntoATimerTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let timerType = CAPITrapTests.record(tag: CStaticTag.sourceType, value: CSourceType.timer.rawValue)
+            let timer = cnv_dispatch_source_create(timerType, 0, 0, nil)
+            cnv_dispatch_source_merge_data(timer, 1)
+        }
+        #expect(Self.message(result).contains("dispatch_source_merge_data on a timer source"))
+    }
+
+    @Test func settingATimerOnADataSourceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let addType = CAPITrapTests.record(tag: CStaticTag.sourceType, value: CSourceType.dataAdd.rawValue)
+            let source = cnv_dispatch_source_create(addType, 0, 0, nil)
+            cnv_dispatch_source_set_timer(source, 0, 1_000_000, 0)
+        }
+        #expect(Self.message(result).contains("dispatch_source_set_timer on a user-data add source"))
+    }
+
+    @Test func aQueueWhereDataIsNeededTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = cnv_dispatch_data_get_size(cnv_dispatch_queue_create("q", nil))
+        }
+        #expect(Self.message(result).contains("dispatch_data_get_size called with a queue, not a data object"))
+    }
+
+    @Test func aGroupWhereAChannelIsNeededTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            cnv_dispatch_io_close(cnv_dispatch_group_create(), 0)
+        }
+        #expect(Self.message(result).contains("dispatch_io_close called with a group, not an I/O channel"))
+    }
+
+    @Test func aPlainBlockWhereABlockObjectIsNeededTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            cnv_capi_block_misuse("dispatch_block_wait")
+        }
+        #expect(Self.message(result).contains("dispatch_block_wait called with a block not made by dispatch_block_create"))
+    }
+}
+
+/// The C API's entry points called from Swift: what C reaches through the headers.
+@Suite struct CAPITests {
+    @Test func functionJobsRunInOrderAndAreRecycled() {
+        let queue = cnv_dispatch_queue_create("capi.order", nil)
+        defer { cnv_dispatch_release(queue) }
+        let log = UnsafeMutablePointer<Int>.allocate(capacity: 1001)
+        defer { log.deallocate() }
+        log[0] = 0
+        for _ in 0..<1000 {
+            cnv_dispatch_async_f(queue, log) { raw in
+                let log = raw!.assumingMemoryBound(to: Int.self)
+                log[0] += 1
+                log[log[0]] = log[0]
+            }
+        }
+        cnv_dispatch_sync_f(queue, nil) { _ in }
+        #expect(log[0] == 1000)
+        #expect((1...1000).allSatisfy { log[$0] == $0 })
+        // The jobs went back to a cache: the next submission takes one instead of allocating.
+        let recycled = JobCache.withCurrent { $0.takeFunctionJob() } != nil
+            || JobDepot.functions.takeBatch() != nil
+        #expect(recycled)
+    }
+
+    @Test func onceRunsOnceAcrossThreads() {
+        let predicate = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { predicate.deallocate() }
+        predicate.pointee = 0
+        let calls = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { calls.deallocate() }
+        calls.pointee = 0
+        let predicateBits = UInt(bitPattern: predicate), callsBits = UInt(bitPattern: calls)
+        DispatchQueue.concurrentPerform(iterations: 32) { _ in
+            cnv_dispatch_once_f(UnsafeMutablePointer(bitPattern: predicateBits)!, UnsafeMutableRawPointer(bitPattern: callsBits)) { raw in
+                raw!.assumingMemoryBound(to: Int.self).pointee += 1
+            }
+        }
+        #expect(calls.pointee == 1)
+        #expect(predicate.pointee == ~0)
+    }
+
+    @Test func timeEncodingMatchesLibdispatch() {
+        #expect(cnv_dispatch_time(~0, 5) == ~0)
+        let now = cnv_dispatch_time(0, 0)
+        #expect(cnv_dispatch_time(now, 1_000) == now + 1_000)
+        #expect(Int64(bitPattern: cnv_dispatch_walltime(nil, 0)) < 0)
+    }
+}
