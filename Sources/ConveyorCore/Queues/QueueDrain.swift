@@ -136,12 +136,15 @@ extension DispatchQueue {
         }
     }
 
-    /// A drain that emptied its queue waits a moment for the next item when its worker has
-    /// nothing else to do: a producer submitting in a loop then finds the drain still
-    /// running, and the queue is not handed back and scheduled again for every item.
+    /// A drain that emptied its queue waits a moment (about a microsecond or two) for the
+    /// next item when its worker has nothing else to do: a producer submitting in a loop
+    /// then finds the drain still running, and the queue is not handed back and scheduled
+    /// again (a worker woken) for every item. Serial and concurrent queues both linger:
+    /// on a concurrent queue used as a reader/writer lock, the next `async` barrier then
+    /// finds the drain awake (reader-writer: 2303 -> 682-1555 ns per operation).
     /// Returns whether an item arrived.
     private final func lingerForMoreItems() -> Bool {
-        guard kind == .serial, let worker = Worker.current,
+        guard kind != .main, let worker = Worker.current,
               worker.lifoSlot.load(ordering: .relaxed) == nil, worker.local.isEmpty else { return false }
         for _ in 0..<64 {
             for _ in 0..<8 { cnv_cpu_relax() }
@@ -161,7 +164,10 @@ extension DispatchQueue {
             let current = state.load(ordering: .acquiring)
             let view = QueueState(raw: current)
             if view.isStopped || view.isBarrierActive { return }
-            guard let head = items.peekFirst() else { return }
+            guard let head = items.peekFirst() else {
+                if !waitersOnly && lingerForMoreItems() { continue }
+                return
+            }
             if waitersOnly, head.syncWaiter == nil || head.syncWaiter!.runsByProxy { return }
             if head.isBarrier {
                 if view.runningCount > 0 { return }   // the last running item wakes us
