@@ -60,7 +60,10 @@ extension DispatchQueue {
                 // `sync` waiter is served here; `async` work at the head goes to the
                 // drain as before (serving waiters inline in front of `async` barriers
                 // woke more workers: reader-writer went from ~3 to ~13 µs per operation).
-                if grantingWaitersHere, let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
+                // An empty list is possible too: another thread that freed the queue took
+                // the bit first and granted the waiter this call was made for; `finish`
+                // then just gives the bit back (no drain scheduled for nothing).
+                if grantingWaitersHere, waiterOrNothingHeadsTheList() {
                     drainConcurrent(waitersOnly: true)
                     finish(ownsRetain: true, grantingWaitersHere: true)
                 } else {
@@ -70,6 +73,14 @@ extension DispatchQueue {
             }
             current = seen
         }
+    }
+
+    /// Whether the list is empty or starts with a `sync` waiter served on its own thread.
+    /// Consumer only (the holder of the `enqueued` bit).
+    private final func waiterOrNothingHeadsTheList() -> Bool {
+        guard let head = items.peekFirst() else { return true }
+        guard let waiter = head.syncWaiter else { return false }
+        return !waiter.runsByProxy
     }
 
     /// Puts this queue's drain job where it will run: the pool, the target's item list,
