@@ -54,17 +54,14 @@ extension DispatchQueue {
                 expected: current, desired: current | QueueState.enqueued, ordering: .acquiringAndReleasing)
             if done {
                 _ = Unmanaged.passRetained(self)   // held while enqueued; dropped by finish
-                // With the `enqueued` bit this thread is the list's one consumer until
-                // `finish` gives the bit back or schedules the drain: the same ownership
-                // a drain job has, so it may look at the head. Only a head that is a
-                // `sync` waiter is served here; `async` work at the head goes to the
-                // drain as before (serving waiters inline in front of `async` barriers
-                // woke more workers: reader-writer went from ~3 to ~13 µs per operation).
-                // An empty list is possible too: another thread that freed the queue took
-                // the bit first and granted the waiter this call was made for; `finish`
-                // then just gives the bit back (no drain scheduled for nothing).
-                if grantingWaitersHere, waiterOrNothingHeadsTheList() {
-                    drainConcurrent(waitersOnly: true)
+                // With the `enqueued` bit this thread is the list's one consumer, as a
+                // drain job would be. `finish` grants the `sync` waiters at the head, gives
+                // the bit back when nothing else can start (also when the list is empty:
+                // another thread that freed the queue took the bit first and granted the
+                // waiter this call was made for), and schedules the drain only for `async`
+                // work (serving that inline, in front of `async` barriers, woke more
+                // workers: reader-writer went from ~3 to ~13 µs per operation).
+                if grantingWaitersHere {
                     finish(ownsRetain: true, grantingWaitersHere: true)
                 } else {
                     scheduleOnTarget()
@@ -73,14 +70,6 @@ extension DispatchQueue {
             }
             current = seen
         }
-    }
-
-    /// Whether the list is empty or starts with a `sync` waiter served on its own thread.
-    /// Consumer only (the holder of the `enqueued` bit).
-    private final func waiterOrNothingHeadsTheList() -> Bool {
-        guard let head = items.peekFirst() else { return true }
-        guard let waiter = head.syncWaiter else { return false }
-        return !waiter.runsByProxy
     }
 
     /// Puts this queue's drain job where it will run: the pool, the target's item list,
@@ -179,7 +168,7 @@ extension DispatchQueue {
                 if !waitersOnly && lingerForMoreItems() { continue }
                 return
             }
-            if waitersOnly, head.syncWaiter == nil || head.syncWaiter!.runsByProxy { return }
+            if waitersOnly && !head.isSelfServedSyncWaiter { return }
             if head.isBarrier {
                 if view.runningCount > 0 { return }   // the last running item wakes us
                 guard state.compareExchange(expected: current, desired: current | QueueState.barrierActive,
@@ -240,9 +229,9 @@ extension DispatchQueue {
 
     /// Ends a drain: schedule again if work can start now, else clear `enqueued` (unless
     /// a racing wakeup set `dirty`, in which case look again).
-    /// With `grantingWaitersHere` (the caller granted waiters inline, see
-    /// `wakeupGrantingWaiters`), waiters that arrived meanwhile are granted here too, and
-    /// the drain is scheduled only for an `async` item.
+    /// With `grantingWaitersHere` (the caller is not a drain job, see
+    /// `wakeupGrantingWaiters`), the `sync` waiters at the head are granted here, and the
+    /// drain is scheduled only for an `async` item.
     @usableFromInline
     final func finish(ownsRetain: Bool, grantingWaitersHere: Bool = false) {
         var current = state.load(ordering: .acquiring)
@@ -254,7 +243,7 @@ extension DispatchQueue {
                 continue
             }
             if canStartWork(QueueState(raw: current)) {
-                if grantingWaitersHere, let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
+                if grantingWaitersHere, items.peekFirst()?.isSelfServedSyncWaiter == true {
                     drainConcurrent(waitersOnly: true)
                     current = state.load(ordering: .acquiring)
                     continue

@@ -129,8 +129,8 @@ extension DispatchQueue {
             preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
         let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
-        // On an idle-but-busy concurrent queue this thread may grant itself at once
-        // (`wakeupGrantingWaiters`); a serial queue's drain must run elsewhere.
+        // The push that makes the list non-empty wakes the queue; on a concurrent queue
+        // that may grant this very waiter at once (`wakeupGrantingWaiters`).
         syncWaitersQueued.add(1, ordering: .relaxed)
         if items.push(waiter) { wakeupGrantingWaiters() }
         switch waiter.waitForGrant() {

@@ -42,6 +42,14 @@ class Job: @unchecked Sendable {
     @usableFromInline
     var syncWaiter: SyncWaiter? { nil }
 
+    /// Whether this job is a thread waiting in `sync` that runs its own work once granted
+    /// (every waiter but those of main-bound queues, whose work a drain runs by proxy).
+    @usableFromInline
+    final var isSelfServedSyncWaiter: Bool {
+        guard let waiter = syncWaiter else { return false }
+        return !waiter.runsByProxy
+    }
+
     /// Hands the job to a list: one retain travels with the pointer.
     @inline(__always)
     final func retainedPointer() -> UnsafeMutableRawPointer {

@@ -1,10 +1,10 @@
 import CConveyor
 import Synchronization
 
-/// Recycled `ClosureJob`s (and the C API's `FunctionJob`s), so that `async` makes no allocation of its own beyond the
-/// closure context Swift creates (libdispatch keeps a per-thread cache of continuations
-/// for the same reason: cross-thread `malloc`/`free` pairs are a large part of the cost
-/// of a task).
+/// Recycled `ClosureJob`s (and the C API's `FunctionJob`s), so that `async` makes no
+/// allocation of its own beyond the closure context Swift creates (libdispatch keeps a
+/// per-thread cache of continuations for the same reason: cross-thread `malloc`/`free`
+/// pairs are a large part of the cost of a task).
 ///
 /// Each thread keeps a short list. A thread that runs more jobs than it submits (a
 /// worker) hands batches to a shared depot; a thread that submits more than it runs (a
