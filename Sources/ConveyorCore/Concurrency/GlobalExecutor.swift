@@ -78,7 +78,8 @@ enum GlobalExecutor {
             WorkerPool.shared.submit(work)
             return
         }
-        EventLoop.shared.addTimer(clock: .monotonic, deadline: deadline, leeway: DispatchQueue.afterLeeway) { _ in
+        EventLoop.shared.addTimer(clock: .monotonic, deadline: deadline, leeway: DispatchQueue.afterLeeway,
+                                  poolMayFire: true) { _ in
             WorkerPool.shared.submit(work)
         }
     }

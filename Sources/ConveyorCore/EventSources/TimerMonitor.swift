@@ -143,7 +143,8 @@ final class TimerMonitor: SourceMonitor, @unchecked Sendable {
     private func armLocked(_ source: DispatchSource) {
         guard nextDeadline != .max else { return }
         let generation = self.generation
-        handle = EventLoop.shared.addTimer(clock: clock, deadline: nextDeadline, leeway: leeway) { [weak source, self] handle in
+        handle = EventLoop.shared.addTimer(clock: clock, deadline: nextDeadline, leeway: leeway,
+                                           poolMayFire: true) { [weak source, self] handle in
             guard let source else { return }
             self.fire(source, handle: handle, generation: generation)
         }

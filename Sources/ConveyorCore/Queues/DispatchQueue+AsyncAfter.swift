@@ -37,7 +37,7 @@ extension DispatchQueue {
             enqueue(job)
             return
         }
-        EventLoop.shared.addTimer(clock: clock, deadline: deadline, leeway: Self.afterLeeway) { _ in
+        EventLoop.shared.addTimer(clock: clock, deadline: deadline, leeway: Self.afterLeeway, poolMayFire: true) { _ in
             self.enqueue(job)
         }
     }

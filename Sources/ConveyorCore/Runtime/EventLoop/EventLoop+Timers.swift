@@ -9,11 +9,17 @@ extension EventLoop {
     /// `fire` gets its own handle, so it can `rescheduleTimer` itself (a repeating
     /// timer); if it does not, the timer is spent when `fire` returns and the handle goes
     /// stale. A deadline in the past fires at once.
+    ///
+    /// With `poolMayFire`, a monotonic timer's callback may also run on a pool worker
+    /// that is searching for work when the timer comes due (`fireDueTimersFromPool`),
+    /// which saves the event thread's wake-up and a worker's. Only for callbacks that
+    /// merely submit work and need no event-thread state.
     @discardableResult
-    func addTimer(clock: TimerClock, deadline: UInt64, leeway: UInt64, fire: @escaping TimerCallback) -> TimerHandle {
+    func addTimer(clock: TimerClock, deadline: UInt64, leeway: UInt64, poolMayFire: Bool = false,
+                  fire: @escaping TimerCallback) -> TimerHandle {
         let queue = timerQueues[Int(clock.rawValue)]
         lock.lock()
-        let (slot, generation) = queue.heap.allocate(callback: fire)
+        let (slot, generation) = queue.heap.allocate(callback: fire, poolMayFire: poolMayFire)
         queue.heap.schedule(slot, deadline: deadline, leeway: leeway)
         queue.armIfEarlier()
         lock.unlock()

@@ -19,7 +19,12 @@ import Glibc
 /// which then simply finishes. This is what lets a source's cancel handler close its fd.
 final class EventLoop: @unchecked Sendable {
     /// The process's event loop; created, and its thread started, on first use.
-    static let shared = EventLoop(name: "conveyor.events")
+    static let shared = EventLoop(name: "conveyor.events", publishesDueHint: true)
+
+    /// When the shared loop's monotonic timerfd rings next (ns), `.max` when it will not:
+    /// a pool worker that searches for work reads it to fire due timers itself (see
+    /// `fireDueTimersFromPool`).
+    static let monotonicDueHint = Atomic<UInt64>(.max)
 
     /// Callbacks taken from the heap per lock hold (bounds the time other threads wait).
     static let batchLimit = 256
@@ -46,7 +51,17 @@ final class EventLoop: @unchecked Sendable {
     /// Threads sleeping in `waitForCompletion`.
     var completionWaiters = 0
     private var eventThread: pthread_t?
+    /// The pool worker running timer callbacks now (`fireDueTimersFromPool`), if any.
+    var poolRunner: pthread_t?
     private var isStopping = false
+
+    /// Held by whichever thread takes and runs callbacks: the event thread for each round
+    /// of events, or a searching pool worker firing due timers. One runner at a time keeps
+    /// `running` a single callback; the lock is never held while waiting for anything but
+    /// another runner's short batch.
+    let runnerLock = FutexLock()
+    /// The batch `fireDueTimersFromPool` fills and runs (guarded by `runnerLock`).
+    var poolBatch: [PendingCallback] = []
 
     // MARK: lock-free
 
@@ -60,15 +75,18 @@ final class EventLoop: @unchecked Sendable {
     /// How many timerfd wake-ups fired timers; a callback reading it sees its own wake-up's
     /// number, so tests can count how many wake-ups a set of timers took.
     let timerWakeUps = Atomic<UInt64>(0)
+    /// How many timers pool workers took and fired (`fireDueTimersFromPool`), for tests.
+    let poolFiredTimers = Atomic<UInt64>(0)
 
     /// Makes a loop with its own thread. Use `shared`; private loops are for tests and
     /// must be stopped with `shutdown()`.
-    init(name: String) {
+    init(name: String, publishesDueHint: Bool = false) {
         self.name = name
         epollFD = SystemCall.check(cnv_epoll_create(), "epoll_create1")
         wakeFD = SystemCall.check(cnv_eventfd(0, 1), "eventfd")
         timerQueues = TimerClock.allCases.map { clock in
-            TimerQueue(clock: clock, fd: SystemCall.check(cnv_timerfd_create(clock == .wall ? 1 : 0), "timerfd_create"))
+            TimerQueue(clock: clock, fd: SystemCall.check(cnv_timerfd_create(clock == .wall ? 1 : 0), "timerfd_create"),
+                       publishesDueHint: publishesDueHint && clock == .monotonic)
         }
         let input = EpollEvents.input.rawValue
         SystemCall.check(cnv_epoll_ctl(epollFD, 1, wakeFD, input, Self.wakeKey), "epoll_ctl")
@@ -114,6 +132,13 @@ final class EventLoop: @unchecked Sendable {
         return pthread_equal(thread, pthread_self()) != 0
     }
 
+    /// Whether the caller is the thread running callbacks now: a pool worker inside
+    /// `fireDueTimersFromPool`, else the event thread. Call with the lock held.
+    func isCallbackThreadLocked() -> Bool {
+        if let runner = poolRunner { return pthread_equal(runner, pthread_self()) != 0 }
+        return isEventThreadLocked()
+    }
+
     // MARK: the event thread
 
     private func run() {
@@ -136,6 +161,7 @@ final class EventLoop: @unchecked Sendable {
                 SystemCall.check(count, "epoll_wait")
             }
             loopIterations.wrappingAdd(1, ordering: .relaxed)
+            runnerLock.lock()
 
             var expired = (monotonic: false, wall: false)
             var woken = false
@@ -166,6 +192,7 @@ final class EventLoop: @unchecked Sendable {
                 lock.unlock()
                 runBatch(&batch)
             }
+            runnerLock.unlock()
             if woken, lock.withLock({ isStopping }) { break }
         }
         // Stopped: drop every callback (they may capture the loop) outside the lock.
@@ -202,7 +229,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs each callback of `batch` unless it was cancelled meanwhile, marking it as
     /// running (under the lock) so a thread that removes it can wait for it to return.
-    private func runBatch(_ batch: inout [PendingCallback]) {
+    /// With `endingPoolRun`, also gives the callback-thread role back to the event thread
+    /// in the lock hold that finishes the last callback.
+    func runBatch(_ batch: inout [PendingCallback], endingPoolRun: Bool = false) {
         guard !batch.isEmpty else { return }
         for item in batch {
             lock.lock()
@@ -219,6 +248,7 @@ final class EventLoop: @unchecked Sendable {
         }
         lock.lock()
         let finished = finishRunning()
+        if endingPoolRun { poolRunner = nil }
         lock.unlock()
         if finished.wakeWaiters { signalCompletion() }
         withExtendedLifetime(finished.dropped) {}
@@ -271,11 +301,12 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: waiting for a running callback
 
-    /// If `target` is running on the event thread and the caller is another thread,
+    /// If `target` is running (on the event thread or a worker firing timers) and the
+    /// caller is another thread,
     /// registers the caller as a waiter and returns the completion count to wait on.
     /// Lock held.
     func completionTicket(ifRunning target: RunningCallback) -> UInt32? {
-        guard running == target, !isEventThreadLocked() else { return nil }
+        guard running == target, !isCallbackThreadLocked() else { return nil }
         completionWaiters += 1
         return completions.load()
     }

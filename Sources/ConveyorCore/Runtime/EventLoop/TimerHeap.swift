@@ -28,6 +28,8 @@ struct TimerHeap {
         var isQueued = false
         /// In use by a timer (not on the free list).
         var isLive = false
+        /// Its callback may run on a searching pool worker, not only the event thread.
+        var poolMayFire = false
         var callback: TimerCallback?
     }
 
@@ -55,7 +57,7 @@ struct TimerHeap {
     func isScheduled(_ slot: UInt32) -> Bool { slots[Int(slot)].deadlinePosition >= 0 }
 
     /// Takes a free slot for a new timer; returns its index and generation.
-    mutating func allocate(callback: @escaping TimerCallback) -> (slot: UInt32, generation: UInt32) {
+    mutating func allocate(callback: @escaping TimerCallback, poolMayFire: Bool = false) -> (slot: UInt32, generation: UInt32) {
         let slot: UInt32
         if let reused = freeSlots.popLast() {
             slot = reused
@@ -64,6 +66,7 @@ struct TimerHeap {
             slots.append(Slot())
         }
         slots[Int(slot)].isLive = true
+        slots[Int(slot)].poolMayFire = poolMayFire
         slots[Int(slot)].callback = callback
         return (slot, slots[Int(slot)].generation)
     }
@@ -120,9 +123,11 @@ struct TimerHeap {
     }
 
     /// Unschedules and returns the timer with the earliest deadline if that deadline is
-    /// at or before `now`; the timer is marked queued for its callback.
-    mutating func popExpired(now: UInt64) -> (slot: UInt32, generation: UInt32)? {
+    /// at or before `now`; the timer is marked queued for its callback. With
+    /// `poolFirableOnly`, stops at a timer whose callback must run on the event thread.
+    mutating func popExpired(now: UInt64, poolFirableOnly: Bool = false) -> (slot: UInt32, generation: UInt32)? {
         guard let top = byDeadline.first, slots[Int(top)].deadline <= now else { return nil }
+        if poolFirableOnly && !slots[Int(top)].poolMayFire { return nil }
         unschedule(top)
         slots[Int(top)].isQueued = true
         return (top, slots[Int(top)].generation)

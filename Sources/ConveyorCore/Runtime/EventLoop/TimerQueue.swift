@@ -7,6 +7,14 @@ import CConveyor
 /// Any thread that makes that time earlier re-arms the timerfd itself, under the lock
 /// (one `timerfd_settime`, no need to wake the event thread); making it later is left
 /// lazy: the old instant rings, the event thread finds nothing due and re-arms.
+///
+/// The shared loop's monotonic queue can instead be *watched*: a pool worker that is
+/// spinning for work anyway, with the next fire time a few microseconds away, disarms
+/// the timerfd and fires the due timers itself (`EventLoop+PoolFiring.swift`).
+///
+/// Invariant: every scheduled timer is covered, either by the armed timerfd or by a
+/// watch. A watch ends only through `endWatch` or `rearmAfterExpiry`, both of which arm
+/// the timerfd for whatever is left, and the watcher ends it before it stops spinning.
 final class TimerQueue {
     let clock: TimerClock
     /// A non-blocking timerfd on `clock`, in the loop's epoll set.
@@ -15,28 +23,60 @@ final class TimerQueue {
     /// The instant the timerfd is armed for; nil when it will not ring (disarmed, or it
     /// already rang and the event thread has not re-armed it yet).
     private(set) var armedAt: UInt64?
+    /// A pool worker watches the next fire time; the timerfd is disarmed meanwhile.
+    private(set) var isWatched = false
+    /// Whether the next fire time is mirrored into `EventLoop.monotonicDueHint`.
+    let publishesDueHint: Bool
 
-    init(clock: TimerClock, fd: Int32) {
+    init(clock: TimerClock, fd: Int32, publishesDueHint: Bool = false) {
         self.clock = clock
         self.fd = fd
+        self.publishesDueHint = publishesDueHint
     }
 
     /// Re-arms the timerfd if the heap's next fire time is earlier than the armed one.
+    /// While watched, only the hint moves: the watcher spins on it.
     func armIfEarlier() {
         guard let next = heap.nextFireTime else { return }
+        if isWatched { return publishHint() }
         if let armed = armedAt, armed <= next { return }
         program(next)
     }
 
-    /// Called by the event thread after the timerfd rang and expired timers were taken:
-    /// arms it for the next fire time, whatever it was armed for before.
+    /// Called after the timerfd rang, or a watch fired, and expired timers were taken:
+    /// ends any watch and arms the timerfd for the next fire time.
     func rearmAfterExpiry() {
+        isWatched = false
         armedAt = nil
-        if let next = heap.nextFireTime { program(next) }
+        if let next = heap.nextFireTime { program(next) } else { publishHint() }
     }
 
     /// Marks the timerfd as spent without re-arming (a batch is still being drained).
-    func markExpired() { armedAt = nil }
+    func markExpired() {
+        armedAt = nil
+        publishHint()
+    }
+
+    /// Starts a watch if the next fire time is in `(now, now + window]` and nobody
+    /// watches yet: disarms the timerfd. Returns whether the caller now watches.
+    func beginWatch(now: UInt64, window: UInt64) -> Bool {
+        guard !isWatched, let next = heap.nextFireTime,
+              next > now, next - now <= window else { return false }
+        isWatched = true
+        if armedAt != nil {
+            armedAt = nil
+            SystemCall.check(cnv_timerfd_arm_absolute(fd, 0), "timerfd_settime")
+        }
+        publishHint()
+        return true
+    }
+
+    /// Ends a watch without firing: the timerfd takes over again.
+    func endWatch() {
+        guard isWatched else { return }
+        isWatched = false
+        if let next = heap.nextFireTime { program(next) } else { publishHint() }
+    }
 
     private func program(_ instant: UInt64) {
         armedAt = instant
@@ -44,5 +84,16 @@ final class TimerQueue {
         // nanoseconds (year 2262) nothing can be due: leave it disarmed.
         let value: UInt64 = instant > UInt64(Int64.max) ? 0 : max(instant, 1)
         SystemCall.check(cnv_timerfd_arm_absolute(fd, value), "timerfd_settime")
+        publishHint()
+    }
+
+    /// Mirrors the next instant someone will fire at into `EventLoop.monotonicDueHint`.
+    /// A hint only: searching workers read it without the lock and confirm under it, so a
+    /// stale value costs one look, or leaves a timer to the timerfd; it never fires one
+    /// early.
+    private func publishHint() {
+        guard publishesDueHint else { return }
+        let hint = isWatched ? (heap.nextFireTime ?? .max) : (armedAt ?? .max)
+        EventLoop.monotonicDueHint.store(hint, ordering: .relaxed)
     }
 }

@@ -93,6 +93,9 @@ final class WorkerPool: @unchecked Sendable {
                 return
             }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
+                // Between jobs (a searcher firing a due timer) the worker takes the slot
+                // itself as soon as this returns: nobody needs to watch it.
+                if !current.inJob.load(ordering: .relaxed) { return }
                 // No wake-up per fill (that would cost a futex wake per message between
                 // queues): a parked worker watches the slots (`lifoWatchNanoseconds`).
                 // Until the pool has a thread per CPU there may be no parked worker to
@@ -278,12 +281,48 @@ final class WorkerPool: @unchecked Sendable {
             searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
             worker.isSearching = true
         }
-        for round in 0..<48 {
+        // While this worker watches a due timer (`serveTimers`), it spins past the usual
+        // 48 rounds until it fires it; leaving in any other way gives the watch back.
+        var watchUntil: UInt64 = 0
+        defer { if watchUntil != 0 { EventLoop.shared.endTimerWatch() } }
+        var round = 0
+        while round < 48 || watchUntil != 0 {
             if let job = stealOnce(for: worker, includingLIFO: round >= 4) { return job }
             if round > 0 {
                 for _ in 0..<32 { cnv_cpu_relax() }
             }
             if let job = popInjection(for: worker) { return job }
+            if let job = serveTimers(for: worker, watchUntil: &watchUntil) { return job }
+            round += 1
+        }
+        return nil
+    }
+
+    /// Fires due timers here, or starts or ends watching the next one
+    /// (`EventLoop+PoolFiring.swift`). Returns the first job a fired callback submitted,
+    /// which went to this worker's own slots. `watchUntil` is nonzero while this worker
+    /// watches: the instant it gives up if it still cannot fire.
+    @inline(__always)
+    private func serveTimers(for worker: Worker, watchUntil: inout UInt64) -> Job? {
+        let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)
+        if due == .max && watchUntil == 0 { return nil }
+        let now = Clock.monotonicNanoseconds()
+        if now >= due {
+            switch EventLoop.shared.fireDueTimersFromPool() {
+            case .busy: break
+            case .nothingDue: watchUntil = 0
+            case .fired:
+                watchUntil = 0
+                if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) { return Job.takeRetained(raw) }
+                return worker.local.pop() ?? popInjection(for: worker)
+            }
+        } else if watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
+                  EventLoop.shared.beginTimerWatch(now: now) {
+            watchUntil = due + EventLoop.watchWindowNanoseconds
+        }
+        if watchUntil != 0 && now > watchUntil {
+            EventLoop.shared.endTimerWatch()
+            watchUntil = 0
         }
         return nil
     }
@@ -323,10 +362,17 @@ final class WorkerPool: @unchecked Sendable {
 
     /// `worker` found work after searching: if it was the last searcher, wake another so
     /// the rest of the work is not left waiting.
+    ///
+    /// Only when work is left to find: a searcher that took the one job there was (say, a
+    /// timer it fired itself) wakes nobody. Dekker pairing with `notifyWorkAvailable`: a
+    /// producer publishes its job, fences and then reads `searching`; this decrements
+    /// `searching`, fences and then looks for published jobs. Either the producer sees no
+    /// searcher and wakes a worker itself, or this look sees its job and wakes one.
     func stopSearching(_ worker: Worker) {
         worker.isSearching = false
         if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
-            notifyWorkAvailable()
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            if hasVisibleWork() { notifyWorkAvailable() }
         }
     }
 

@@ -1,0 +1,171 @@
+import CConveyor
+import Synchronization
+import Testing
+@testable import ConveyorCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Timers fired by a pool worker that watches the next fire time (EventLoop+PoolFiring).
+/// The private-loop tests drive a watch by hand, with deadlines far enough away that the
+/// event thread could only take a timer if the watch failed to disarm its timerfd.
+@Suite struct PoolTimerFiringTests {
+    private static let monotonic = Int(TimerClock.monotonic.rawValue)
+
+    private func armedAt(_ loop: EventLoop) -> UInt64? {
+        loop.lock.withLock { loop.timerQueues[Self.monotonic].armedAt }
+    }
+
+    private func isWatched(_ loop: EventLoop) -> Bool {
+        loop.lock.withLock { loop.timerQueues[Self.monotonic].isWatched }
+    }
+
+    private func beginWatch(_ loop: EventLoop, window: UInt64 = 60_000_000_000) -> Bool {
+        let now = Clock.monotonicNanoseconds()
+        return loop.lock.withLock { loop.timerQueues[Self.monotonic].beginWatch(now: now, window: window) }
+    }
+
+    /// Spins until the monotonic clock has passed `instant` (a deadline, not a sleep).
+    private func waitForClock(_ instant: UInt64) -> Bool {
+        waitUntil(seconds: 30) { Clock.monotonicNanoseconds() >= instant }
+    }
+
+    /// A watch disarms the timerfd; a timer added meanwhile, even an earlier one, leaves it
+    /// disarmed (the watcher sees it through the hint); ending the watch arms the timerfd
+    /// for the earliest timer. Invariant: every timer is covered by the timerfd or a watch.
+    @Test func aWatchCoversEveryTimerAndItsEndArmsTheTimerfdAgain() {
+        let loop = EventLoop(name: "test.watch")
+        defer { loop.shutdown() }
+        let now = Clock.monotonicNanoseconds()
+        let later = loop.addTimer(clock: .monotonic, deadline: now + 20_000_000_000, leeway: 0, poolMayFire: true) { _ in }
+        #expect(armedAt(loop) == now + 20_000_000_000)
+        #expect(beginWatch(loop))
+        #expect(armedAt(loop) == nil)
+        #expect(isWatched(loop))
+        #expect(!beginWatch(loop), "a second watcher must not take over a watch")
+        let earlier = loop.addTimer(clock: .monotonic, deadline: now + 10_000_000_000, leeway: 0, poolMayFire: true) { _ in }
+        #expect(armedAt(loop) == nil)
+        loop.lock.withLock { loop.timerQueues[Self.monotonic].endWatch() }
+        #expect(!isWatched(loop))
+        #expect(armedAt(loop) == now + 10_000_000_000)
+        #expect(loop.cancelTimer(earlier))
+        #expect(loop.cancelTimer(later))
+    }
+
+    /// Nothing to watch: no timer, or the next one further away than the window.
+    @Test func aWatchStartsOnlyForATimerInsideItsWindow() {
+        let loop = EventLoop(name: "test.window")
+        defer { loop.shutdown() }
+        #expect(!beginWatch(loop))
+        let handle = loop.addTimer(clock: .monotonic, deadline: Clock.monotonicNanoseconds() + 20_000_000_000,
+                                   leeway: 0, poolMayFire: true) { _ in }
+        #expect(!beginWatch(loop, window: 1_000_000))
+        #expect(armedAt(loop) != nil)
+        #expect(loop.cancelTimer(handle))
+    }
+
+    /// The watcher runs a due pool timer's callback on its own thread, never early; a due
+    /// timer that must run on the event thread is left to it, and the timerfd is armed so
+    /// that it rings for it at once.
+    @Test func theWatcherFiresPoolTimersAndLeavesTheOthersToTheEventThread() {
+        let loop = EventLoop(name: "test.pool-fire")
+        defer { loop.shutdown() }
+        let poolDeadline = Clock.monotonicNanoseconds() + 30_000_000
+        let eventDeadline = poolDeadline + 1_000_000
+        let poolFiredOn = TestLog<pthread_t>()
+        let poolFiredAt = TestLog<UInt64>()
+        let eventFiredOn = TestLog<pthread_t>()
+        let eventFired = DispatchSemaphore(value: 0)
+        loop.addTimer(clock: .monotonic, deadline: poolDeadline, leeway: 0, poolMayFire: true) { _ in
+            poolFiredAt.append(Clock.monotonicNanoseconds())
+            poolFiredOn.append(pthread_self())
+        }
+        loop.addTimer(clock: .monotonic, deadline: eventDeadline, leeway: 0) { _ in
+            eventFiredOn.append(pthread_self())
+            eventFired.signal()
+        }
+        #expect(beginWatch(loop))
+        #expect(waitForClock(eventDeadline))
+        #expect(poolFiredOn.count == 0, "the event thread fired a watched timer")
+        let before = loop.poolFiredTimers.load(ordering: .relaxed)
+        #expect(loop.fireDueTimersFromPool() == .fired)
+        #expect(loop.poolFiredTimers.load(ordering: .relaxed) == before + 1)
+        #expect(poolFiredOn.values.count == 1)
+        #expect(poolFiredOn.values.allSatisfy { pthread_equal($0, pthread_self()) != 0 })
+        #expect(poolFiredAt.values.allSatisfy { $0 >= poolDeadline })
+        #expect(!isWatched(loop))
+        #expect(eventFired.wait(timeout: deadline()) == .success)
+        #expect(eventFiredOn.values.count == 1)
+        #expect(eventFiredOn.values.allSatisfy { pthread_equal($0, pthread_self()) == 0 })
+        #expect(loop.fireDueTimersFromPool() == .nothingDue)
+    }
+
+    /// A callback run by a worker may cancel its own timer without waiting for itself, and
+    /// a thread cancelling it meanwhile waits until it has returned (removal stays
+    /// synchronous whichever thread runs callbacks).
+    @Test func removalWaitsForACallbackRunningOnAWorker() {
+        let loop = EventLoop(name: "test.pool-removal")
+        defer { loop.shutdown() }
+        let fireAt = Clock.monotonicNanoseconds() + 20_000_000
+        let started = DispatchSemaphore(value: 0)
+        let release = Atomic<Bool>(false)
+        let finished = Atomic<Bool>(false)
+        let selfCancelReturned = Atomic<Bool>(false)
+        let cancelSawFinished = TestLog<Bool>()
+        let cancelled = DispatchSemaphore(value: 0)
+        let fired = DispatchSemaphore(value: 0)
+        let handle = loop.addTimer(clock: .monotonic, deadline: fireAt, leeway: 0, poolMayFire: true) { own in
+            _ = loop.cancelTimer(own)   // from its own callback: must not wait for itself
+            selfCancelReturned.store(true, ordering: .releasing)
+            started.signal()
+            _ = waitUntil(seconds: 30) { release.load(ordering: .acquiring) }
+            finished.store(true, ordering: .releasing)
+        }
+        #expect(beginWatch(loop))
+        #expect(waitForClock(fireAt))
+        let outcome = TestLog<EventLoop.PoolFiring>()
+        startThread {
+            outcome.append(loop.fireDueTimersFromPool())
+            fired.signal()
+        }
+        #expect(started.wait(timeout: deadline()) == .success)
+        let selfCancelDidReturn = selfCancelReturned.load(ordering: .acquiring)
+        #expect(selfCancelDidReturn)
+        startThread {
+            _ = loop.cancelTimer(handle)
+            cancelSawFinished.append(finished.load(ordering: .acquiring))
+            cancelled.signal()
+        }
+        #expect(waitUntil(seconds: 30) { loop.lock.withLock { loop.completionWaiters } >= 1 })
+        release.store(true, ordering: .releasing)
+        #expect(cancelled.wait(timeout: deadline()) == .success)
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(cancelSawFinished.values == [true])
+        #expect(outcome.values == [.fired])
+    }
+
+    /// On the shared loop: a chain of short `asyncAfter`s, each armed from the previous
+    /// one's job, is fired by the worker that spins after that job (it would otherwise wait
+    /// for the event thread's wake-up). Every job runs once, in order, never early.
+    @Test func spinningWorkersFireShortTimersThemselves() {
+        let count = 200
+        let queue = DispatchQueue(label: "test.short-timers")
+        let firedBefore = EventLoop.shared.poolFiredTimers.load(ordering: .relaxed)
+        let early = Atomic<Int>(0)
+        let order = TestLog<Int>()
+        let done = DispatchSemaphore(value: 0)
+        @Sendable func step(_ index: Int) {
+            let due = DispatchTime.now() + .microseconds(40)
+            queue.asyncAfter(deadline: due) {
+                if DispatchTime.now() < due { early.add(1, ordering: .relaxed) }
+                order.append(index)
+                if index + 1 < count { step(index + 1) } else { done.signal() }
+            }
+        }
+        queue.async { step(0) }
+        #expect(done.wait(timeout: deadline()) == .success)
+        #expect(order.values == Array(0..<count))
+        #expect(early.load(ordering: .relaxed) == 0)
+        #expect(EventLoop.shared.poolFiredTimers.load(ordering: .relaxed) > firedBefore)
+    }
+}
