@@ -16,6 +16,24 @@ nonisolated func threadName() -> String {
     return String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
+/// Names of the process's threads that libdispatch started (its root queues' threads).
+nonisolated func libdispatchThreads() -> [String] {
+    guard let directory = opendir("/proc/self/task") else { return ["?"] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard let first = tid.first, first.isNumber, let file = fopen("/proc/self/task/\(tid)/comm", "r") else { continue }
+        var buffer = [CChar](repeating: 0, count: 64)
+        if fgets(&buffer, Int32(buffer.count), file) != nil {
+            let name = String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if name.contains("qos") || name.hasPrefix("com.apple") { names.append(name) }
+        }
+        fclose(file)
+    }
+    return names
+}
+
 /// Counts tasks that have started (thread-safe through a serial queue).
 final class StartCount: @unchecked Sendable {
     private let queue = DispatchQueue(label: "probe.count")
@@ -53,6 +71,12 @@ nonisolated func runChecks() async {
     try? await Task.sleep(until: deadline, clock: clock)
     check(clock.now >= deadline, 5)
     await Task.yield()
+
+    // Sleeps use Conveyor's timers: Swift 6.3 asks the default executor for them, and
+    // the platform's would start libdispatch's timer and worker threads.
+    for _ in 0..<20 { try? await Task.sleep(for: .microseconds(50)) }
+    try? await Task.sleep(for: .milliseconds(5), clock: SuspendingClock())
+    check(libdispatchThreads().isEmpty, 8)
 
     // Priority picks the band.
     let onBackground = await Task.detached(priority: .background) { () -> Bool in

@@ -1,3 +1,4 @@
+@_spi(ExperimentalCustomExecutors) import _Concurrency
 import CConveyor
 import CConveyorGlobalExecutor
 import Synchronization
@@ -17,7 +18,8 @@ public enum ConveyorConcurrency {
     /// of task groups and `async let`, `Task.yield()` and the wake-up after `Task.sleep`
     /// then run on Conveyor's worker pool, at the band of the task's priority (`.high` at
     /// user-initiated, `.background` at background, and so on), and sleeps use Conveyor's
-    /// timers. A task that blocks in a Conveyor wait (a semaphore, a group, `sync`) no
+    /// timers (Conveyor also becomes `Task.defaultExecutor`, which Swift 6.3's sleeps ask;
+    /// the main executor stays the platform's). A task that blocks in a Conveyor wait (a semaphore, a group, `sync`) no
     /// longer starves the others: the pool starts another thread for it, as it does for
     /// queues. MainActor work stays on the main thread, and actors on a
     /// `DispatchSerialQueue` on their queue.
@@ -36,6 +38,8 @@ public enum ConveyorConcurrency {
                 GlobalExecutor.enqueue(job!, atSeconds: sec, nanoseconds: nsec, clock: clock)
             })
         guard cnv_install_global_executor(&entryPoints) == 1 else { return false }
+        // Sleeps ask the default executor, not the hooks (GlobalTaskExecutor.swift).
+        _createExecutors(factory: ConveyorExecutorFactory.self)
         installed.store(true, ordering: .releasing)
         return true
     }
@@ -52,7 +56,14 @@ enum GlobalExecutor {
     }
 
     static func enqueue(_ raw: UnsafeMutableRawPointer, afterNanoseconds delay: UInt64) {
-        let job = unsafeBitCast(raw, to: UnownedJob.self)
+        enqueue(unsafeBitCast(raw, to: UnownedJob.self), afterNanoseconds: delay)
+    }
+
+    /// Jobs given a delay or deadline so far (for tests).
+    static let timedJobs = Atomic<Int>(0)
+
+    /// A job to run `delay` nanoseconds from now, on Conveyor's timers.
+    static func enqueue(_ job: UnownedJob, afterNanoseconds delay: UInt64) {
         let now = Clock.monotonicNanoseconds()
         let (deadline, overflow) = now.addingReportingOverflow(delay)
         schedule(job, deadline: overflow ? UInt64.max - 1 : deadline, now: now)
@@ -73,6 +84,7 @@ enum GlobalExecutor {
     }
 
     private static func schedule(_ job: UnownedJob, deadline: UInt64, now: UInt64) {
+        timedJobs.wrappingAdd(1, ordering: .relaxed)
         let work = ConcurrencyJob(job, context: .global)
         if deadline <= now {
             WorkerPool.shared.submit(work)
