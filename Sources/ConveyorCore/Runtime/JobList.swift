@@ -20,7 +20,7 @@ struct JobList: ~Copyable, @unchecked Sendable {
         let node = job.retainedPointer()
         job.next.store(nil, ordering: .relaxed)
         if let previous = tail.exchange(node, ordering: .acquiringAndReleasing) {
-            Job.peek(previous).next.store(node, ordering: .releasing)
+            Self.link(previous, to: node)
             return false
         }
         head.store(node, ordering: .releasing)
@@ -40,8 +40,7 @@ struct JobList: ~Copyable, @unchecked Sendable {
     /// Removes and returns the first job. Consumer only.
     func pop() -> Job? {
         guard let first = loadHead() else { return nil }
-        let job = Job.peek(first)
-        if let next = job.next.load(ordering: .acquiring) {
+        if let next = Self.next(of: first) {
             head.store(next, ordering: .relaxed)
             return Job.takeRetained(first)
         }
@@ -51,14 +50,29 @@ struct JobList: ~Copyable, @unchecked Sendable {
             return Job.takeRetained(first)
         }
         // A producer exchanged the tail after `first` and is about to link it.
-        var next = job.next.load(ordering: .acquiring)
+        var next = Self.next(of: first)
         var backoff = LinkBackoff()
         while next == nil {
             backoff.pause()
-            next = job.next.load(ordering: .acquiring)
+            next = Self.next(of: first)
         }
         head.store(next, ordering: .relaxed)
         return Job.takeRetained(first)
+    }
+
+    // The list owns a +1 on every node, so its links are read and written through the
+    // pointer, with no retain/release pair on the job around the access.
+
+    /// The node after `node` (acquire: pairs with the release in `link`).
+    @inline(__always)
+    static func next(of node: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        Unmanaged<Job>.fromOpaque(node)._withUnsafeGuaranteedRef { $0.next.load(ordering: .acquiring) }
+    }
+
+    /// Links `node` after `previous`, publishing `node`'s contents to the consumer.
+    @inline(__always)
+    static func link(_ previous: UnsafeMutableRawPointer, to node: UnsafeMutableRawPointer) {
+        Unmanaged<Job>.fromOpaque(previous)._withUnsafeGuaranteedRef { $0.next.store(node, ordering: .releasing) }
     }
 
     /// The head, waiting out the instant between a producer's tail exchange and its head store.
