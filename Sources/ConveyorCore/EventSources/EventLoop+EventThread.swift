@@ -1,7 +1,9 @@
 extension EventLoop {
     /// Runs `body` on the event thread and returns when it has run: for state that
     /// belongs to that thread, such as its signal mask. Must not be called from the
-    /// event thread, nor while holding a lock an event-thread callback may take.
+    /// event thread, nor while holding a lock an event-thread callback may take, nor from a
+    /// timer callback a pool worker fires (it holds `runnerLock`, which the event thread
+    /// needs to run `body`).
     func runOnEventThread(_ body: @escaping @Sendable () -> Void) {
         let onEventThread = lock.withLock { isEventThreadLocked() }
         if onEventThread {

@@ -150,7 +150,8 @@ final class TimerMonitor: SourceMonitor, @unchecked Sendable {
         }
     }
 
-    /// On the event thread: count the deadlines that passed, merge them, re-arm or park.
+    /// On the event thread, or a pool worker that fired the timer: count the deadlines that
+    /// passed, merge them, re-arm or park.
     private func fire(_ source: DispatchSource, handle: TimerHandle, generation: UInt64) {
         source.lock.lock()
         guard generation == self.generation, isInstalled, !source.state.isCancelRequested else {

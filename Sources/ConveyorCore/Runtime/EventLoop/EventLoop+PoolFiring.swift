@@ -11,7 +11,8 @@ import Glibc
 /// next fire time a few microseconds away *watches* it: it disarms the timerfd, keeps
 /// spinning until the time comes, takes the due timers and runs their callbacks itself;
 /// the job a callback submits lands in that worker's own slot and runs next. No
-/// interrupt, no wake-up (timer-lateness p50 45 -> 1 µs: Benchmarks, issue 14's note).
+/// interrupt, no wake-up (timer-lateness p50 45 -> 7-12 µs, p99 137 -> 24-190 µs against
+/// libdispatch's 65-287 µs in the same runs; wake-ups per 1,000 timers 1,955 -> 6-120).
 ///
 /// Only timers added with `poolMayFire` (asyncAfter, task sleeps, timer sources) are fired
 /// this way: their callbacks only submit work. Others stay with the event thread: a
@@ -23,7 +24,8 @@ extension EventLoop {
 
     /// Outcome of `fireDueTimersFromPool`.
     enum PoolFiring {
-        /// Another thread runs callbacks now (it also takes the due timers).
+        /// Another thread runs callbacks now: the event thread (which takes due timers when
+        /// its timerfd rang) or another worker; nothing was taken.
         case busy
         /// Nothing was due and firable; any watch ended and the timerfd is armed again.
         case nothingDue

@@ -2,7 +2,7 @@
 /// possible, no later than deadline + leeway. Windows that overlap are coalesced into
 /// one wake-up (see `TimerHeap`).
 extension EventLoop {
-    /// Schedules `fire` to run once on the event thread at a time in
+    /// Schedules `fire` to run once on the event thread (see `poolMayFire`) at a time in
     /// `[deadline, deadline + leeway]` on `clock` (absolute nanoseconds), never before
     /// `deadline`. With leeway 0 it fires as close to the deadline as the kernel allows.
     ///
@@ -13,7 +13,8 @@ extension EventLoop {
     /// With `poolMayFire`, a monotonic timer's callback may also run on a pool worker
     /// that is searching for work when the timer comes due (`fireDueTimersFromPool`),
     /// which saves the event thread's wake-up and a worker's. Only for callbacks that
-    /// merely submit work and need no event-thread state.
+    /// merely submit work and need no event-thread state; such a callback must never wait
+    /// for the event thread (`runOnEventThread`): its worker holds `runnerLock`.
     @discardableResult
     func addTimer(clock: TimerClock, deadline: UInt64, leeway: UInt64, poolMayFire: Bool = false,
                   fire: @escaping TimerCallback) -> TimerHandle {

@@ -6,7 +6,9 @@ import Glibc
 
 /// The runtime's event thread: one dedicated thread ("conveyor.events") sleeping in
 /// `epoll_wait` on an eventfd (to wake it), one timerfd per clock, and the fds of
-/// dispatch sources. Timer callbacks and fd handlers run on that thread, one at a time,
+/// dispatch sources. Timer callbacks and fd handlers run on that thread, one at a time
+/// (or, for timers added with `poolMayFire`, on a spinning pool worker, still one at a
+/// time: `runnerLock`),
 /// and must be short — the layers above only use them to submit work to a queue.
 ///
 /// Threading: every operation may be called from any thread, including from a callback
@@ -46,7 +48,8 @@ final class EventLoop: @unchecked Sendable {
     var descriptors: [Int32: DescriptorEntry] = [:]
     var nextRegistration: UInt64 = 1
     var nextDescriptorSerial: UInt32 = 1
-    /// The callback the event thread runs now (set before it starts, cleared after).
+    /// The callback running now, on the event thread or a pool worker (set before it
+    /// starts, cleared after).
     var running: RunningCallback = .none
     /// Threads sleeping in `waitForCompletion`.
     var completionWaiters = 0

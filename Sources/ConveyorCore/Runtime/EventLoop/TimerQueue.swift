@@ -15,6 +15,9 @@ import CConveyor
 /// Invariant: every scheduled timer is covered, either by the armed timerfd or by a
 /// watch. A watch ends only through `endWatch` or `rearmAfterExpiry`, both of which arm
 /// the timerfd for whatever is left, and the watcher ends it before it stops spinning.
+/// Nobody owns a watch: whoever fires the due timers (the event thread, any worker) ends
+/// it, and a watcher's late `endWatch` may end a newer watch; that only costs a timerfd
+/// ring. A watched timer is late, never lost, if its watcher loses its CPU.
 final class TimerQueue {
     let clock: TimerClock
     /// A non-blocking timerfd on `clock`, in the loop's epoll set.

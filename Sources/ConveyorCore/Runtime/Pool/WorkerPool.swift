@@ -284,6 +284,7 @@ final class WorkerPool: @unchecked Sendable {
         // While this worker watches a due timer (`serveTimers`), it spins past the usual
         // 48 rounds until it fires it; leaving in any other way gives the watch back.
         var watchUntil: UInt64 = 0
+        var timersTried = false
         defer { if watchUntil != 0 { EventLoop.shared.endTimerWatch() } }
         var round = 0
         while round < 48 || watchUntil != 0 {
@@ -292,7 +293,9 @@ final class WorkerPool: @unchecked Sendable {
                 for _ in 0..<32 { cnv_cpu_relax() }
             }
             if let job = popInjection(for: worker) { return job }
-            if let job = serveTimers(for: worker, watchUntil: &watchUntil) { return job }
+            if !timersTried, let job = serveTimers(for: worker, watchUntil: &watchUntil, tried: &timersTried) {
+                return job
+            }
             round += 1
         }
         return nil
@@ -301,22 +304,28 @@ final class WorkerPool: @unchecked Sendable {
     /// Fires due timers here, or starts or ends watching the next one
     /// (`EventLoop+PoolFiring.swift`). Returns the first job a fired callback submitted,
     /// which went to this worker's own slots. `watchUntil` is nonzero while this worker
-    /// watches: the instant it gives up if it still cannot fire.
+    /// watches: the instant it gives up if it still cannot fire. `tried` turns true when a
+    /// look under the lock found nothing this worker may fire (say, a due timer that must
+    /// run on the event thread): the rest of this search leaves timers alone instead of
+    /// taking the lock every round until the event thread has run.
     @inline(__always)
-    private func serveTimers(for worker: Worker, watchUntil: inout UInt64) -> Job? {
+    private func serveTimers(for worker: Worker, watchUntil: inout UInt64, tried: inout Bool) -> Job? {
         let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)
         if due == .max && watchUntil == 0 { return nil }
         let now = Clock.monotonicNanoseconds()
         if now >= due {
             switch EventLoop.shared.fireDueTimersFromPool() {
             case .busy: break
-            case .nothingDue: watchUntil = 0
+            case .nothingDue:
+                watchUntil = 0
+                tried = true
             case .fired:
                 watchUntil = 0
                 if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) { return Job.takeRetained(raw) }
                 return worker.local.pop() ?? popInjection(for: worker)
             }
         } else if watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
+                  worker.currentNice == 0,   // a polite thread may wait long for its CPU
                   EventLoop.shared.beginTimerWatch(now: now) {
             watchUntil = due + EventLoop.watchWindowNanoseconds
         }
@@ -363,16 +372,19 @@ final class WorkerPool: @unchecked Sendable {
     /// `worker` found work after searching: if it was the last searcher, wake another so
     /// the rest of the work is not left waiting.
     ///
-    /// Only when work is left to find: a searcher that took the one job there was (say, a
-    /// timer it fired itself) wakes nobody. Dekker pairing with `notifyWorkAvailable`: a
+    /// Only when work is left to find, LIFO slots included (a slot filled while its owner
+    /// runs a long job relies on this wake-up when the filler saw a searcher): a searcher
+    /// that took the one job there was (say, a timer it fired itself) wakes nobody.
+    /// Dekker pairing with `notifyWorkAvailable` and the LIFO branch of `submit`: a
     /// producer publishes its job, fences and then reads `searching`; this decrements
     /// `searching`, fences and then looks for published jobs. Either the producer sees no
-    /// searcher and wakes a worker itself, or this look sees its job and wakes one.
+    /// searcher and wakes a worker (or pokes the watchdog) itself, or this look sees its
+    /// job and wakes one. The look is one pass over the workers, as a parking worker's.
     func stopSearching(_ worker: Worker) {
         worker.isSearching = false
         if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
             atomicMemoryFence(ordering: .sequentiallyConsistent)
-            if hasVisibleWork() { notifyWorkAvailable() }
+            if hasVisibleWork(includingLIFO: true) { notifyWorkAvailable() }
         }
     }
 
