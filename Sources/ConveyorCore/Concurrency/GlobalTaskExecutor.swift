@@ -43,15 +43,10 @@ final class GlobalTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sen
         }
     }
 
-    /// A job to run after `delay` on `clock`.
+    /// A job to run after `delay` on `clock`: at `delay` from the clock's now.
     func enqueue<C: _Concurrency.Clock>(_ job: consuming ExecutorJob, after delay: C.Duration,
                                         tolerance: C.Duration?, clock: C) {
-        let unowned = UnownedJob(job)
-        if Self.isSwiftClock(clock), let delay = delay as? Swift.Duration {
-            GlobalExecutor.enqueue(unowned, afterNanoseconds: Self.nanoseconds(delay))
-        } else {
-            Self.sleepThenSubmit(unowned, until: clock.now.advanced(by: delay), tolerance: tolerance, clock: clock)
-        }
+        enqueue(job, at: clock.now.advanced(by: delay), tolerance: tolerance, clock: clock)
     }
 
     /// Whether `clock` is one of the standard library's clocks, whose instants Conveyor's
