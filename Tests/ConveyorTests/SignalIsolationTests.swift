@@ -117,23 +117,48 @@ private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
     }
 
     /// A handler the program installs while a signal source exists survives the source's
-    /// cancellation (it used to be replaced by SIG_DFL, so the next SIGUSR1 killed the process).
+    /// cancellation (it used to be replaced by SIG_DFL, so the next SIGUSR1 killed the
+    /// process), and runs: creating the source must not have blocked SIGUSR1 for good in
+    /// the thread that created it (it did, so a later `raise` stayed pending and the
+    /// handler never ran; libdispatch blocks a signal only in a thread that took it while
+    /// a source existed).
     @Test func cancellingASourceKeepsTheProgramsHandler() async {
         await #expect(processExitsWith: .success) {
-            let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "usr1"))
-            let cancelled = DispatchSemaphore(value: 0)
-            source.setEventHandler {}
-            source.setCancelHandler { cancelled.signal() }
-            source.activate()
-            signal(SIGUSR1) { _ in programHandlerRuns.add(1, ordering: .relaxed) }
-            source.cancel()
-            guard cancelled.wait(timeout: .now() + 30) == .success else { exit(3) }
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGUSR1)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            raise(SIGUSR1)   // SIG_DFL would end the process here
-            exit(programHandlerRuns.load(ordering: .relaxed) == 1 ? 0 : 4)
+            exit(onThreadWithSignalUnblocked(SIGUSR1) {
+                let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "usr1"))
+                let cancelled = DispatchSemaphore(value: 0)
+                source.setEventHandler {}
+                source.setCancelHandler { cancelled.signal() }
+                source.activate()
+                signal(SIGUSR1) { _ in programHandlerRuns.add(1, ordering: .relaxed) }
+                source.cancel()
+                guard cancelled.wait(timeout: .now() + 30) == .success else { return 3 }
+                raise(SIGUSR1)   // SIG_DFL would end the process here; a blocked signal stays pending
+                return programHandlerRuns.load(ordering: .relaxed) == 1 ? 0 : 4
+            })
+        }
+    }
+
+    /// Creating a signal source leaves the creating thread's mask alone, and a signal that
+    /// thread raises still reaches the source (through the forwarder, which blocks it in
+    /// that thread from then on, as libdispatch's does).
+    @Test func creatingASourceLeavesTheCallersMaskUntilTheSignalComes() async {
+        await #expect(processExitsWith: .success) {
+            exit(onThreadWithSignalUnblocked(SIGUSR2) {
+                func blocksUSR2() -> Bool {
+                    var current = sigset_t()
+                    pthread_sigmask(SIG_BLOCK, nil, &current)
+                    return sigismember(&current, SIGUSR2) == 1
+                }
+                let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: DispatchQueue(label: "usr2"))
+                let fired = DispatchSemaphore(value: 0)
+                source.setEventHandler { fired.signal() }
+                source.activate()
+                guard !blocksUSR2() else { return 3 }
+                raise(SIGUSR2)
+                guard fired.wait(timeout: .now() + 30) == .success else { return 4 }
+                return blocksUSR2() ? 0 : 5
+            })
         }
     }
 
@@ -166,3 +191,21 @@ private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
 
 /// Counted by the program's own SIGUSR1 handler in the child process.
 let programHandlerRuns = Atomic<Int>(0)
+
+/// Runs `body` on a new thread of the program's own that has `signal` unblocked (as a
+/// program's main thread has; the exit test's own thread may be one of the toolchain's
+/// Dispatch workers, which block it) and returns its result.
+private func onThreadWithSignalUnblocked(_ signal: Int32, _ body: @escaping @Sendable () -> Int32) -> Int32 {
+    let result = Atomic<Int32>(-1)
+    let done = DispatchSemaphore(value: 0)
+    startThread {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        result.store(body(), ordering: .releasing)
+        done.signal()
+    }
+    guard done.wait(timeout: .now() + 60) == .success else { return 9 }
+    return result.load(ordering: .acquiring)
+}

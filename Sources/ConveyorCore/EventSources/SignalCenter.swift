@@ -11,13 +11,18 @@ import Glibc
 /// must be blocked everywhere — but `pthread_sigmask` changes one thread, and the threads
 /// already running (the pool's workers, the Swift concurrency threads, the program's
 /// own) keep their masks. What Conveyor does, for the first source of a signal:
-/// 1. blocks it in the calling thread (threads it creates later inherit that);
-/// 2. blocks it in the event thread, which reads the signalfd;
-/// 3. installs a small forwarding handler (only if the signal's disposition is SIG_DFL or
-///    SIG_IGN; a handler the program installed is left alone). A thread that had the
-///    signal unblocked takes it once through that handler, which blocks it in that
-///    thread for good and sends it on to the event thread (`pthread_kill`), where it
-///    stays pending for the signalfd. This is libdispatch's own Linux fix-up.
+/// 1. blocks it in the event thread, which reads the signalfd;
+/// 2. installs a small forwarding handler (only if the signal's disposition is SIG_DFL or
+///    SIG_IGN). A thread that had the signal unblocked takes it once through that
+///    handler, which blocks it in that thread for good and sends it on to the event
+///    thread (`pthread_kill`), where it stays pending for the signalfd. This is
+///    libdispatch's own Linux fix-up, and like libdispatch Conveyor blocks the signal in
+///    no other thread up front: a thread that never took the signal keeps its mask, so
+///    once the source is cancelled the program's own handler runs there again (blocking
+///    it in the creating thread up front left it pending there for good);
+/// 3. only if the program had a handler of its own (which is left alone, unlike
+///    libdispatch, which replaces it): blocks the signal in the calling thread, so that
+///    at least what is sent to that thread reaches the source.
 /// So a signal sent to the process (`kill(getpid(), …)`) or to a thread that still has it
 /// unblocked (`raise`) is always seen, and never runs the default action (which would
 /// end the process for SIGUSR1) while a source exists. Not seen: a signal sent to one
@@ -51,10 +56,11 @@ final class SignalCenter: @unchecked Sendable {
     private var registration: RegistrationID?
     /// Signals the event thread has blocked (it keeps them blocked).
     private var blockedOnEventThread: Set<Int32> = []
+    /// Signals whose first source found a handler of the program's own (no forwarder).
+    private var programHandled: Set<Int32> = []
 
     /// Starts counting `signal` for `source`; returns a token for `remove`.
     func add(signal: Int32, source: DispatchSource) -> UInt64 {
-        _ = cnv_block_signal(signal)
         let known = lock.withLock { blockedOnEventThread.contains(signal) }
         if !known {
             // Not under `lock`: the event thread may be waiting for it in `signalsArrived`.
@@ -71,9 +77,15 @@ final class SignalCenter: @unchecked Sendable {
         watchers[token] = Watcher(signal: signal, source: source)
         if isNewSignal {
             updateMaskLocked()
-            _ = cnv_signal_forward_install(signal)
+            if cnv_signal_forward_install(signal) != 1 {
+                programHandled.insert(signal)
+            } else {
+                programHandled.remove(signal)
+            }
         }
+        let blockHere = programHandled.contains(signal)
         lock.unlock()
+        if blockHere { _ = cnv_block_signal(signal) }
         return token
     }
 
