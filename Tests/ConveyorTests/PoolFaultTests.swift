@@ -40,6 +40,13 @@ func computeFor(milliseconds: Double) {
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
+    @Test func postAfterThePoolWentIdleStartsSoon() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.postAfterThePoolWentIdleStartsSoon() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
     @Test func backgroundStartsUnderContinuousDefaultLoad() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
@@ -127,6 +134,51 @@ enum PoolScenarios {
         print("post from a busy worker: latency ms \(latencies)")
         // Before the fix no round was under 10 ms (the watchdog needed two ticks).
         return (latencies.min() ?? 1e9) < 8
+    }
+
+    /// The same post, made when every worker had parked and the LIFO watcher had stood
+    /// down (nobody ran a job): the filler must wake a worker itself. Before, the post
+    /// waited for the poster's whole job (here 1 s) in every round.
+    static func postAfterThePoolWentIdleStartsSoon() -> Bool {
+        guard ThreadInfo.cpuCount >= 2 else {
+            print("postAfterThePoolWentIdleStartsSoon: skipped, needs 2 CPUs")
+            return true
+        }
+        let pool = WorkerPool.shared
+        // A thread per CPU first (below that, a fill always wakes a worker).
+        let warm = DispatchGroup()
+        for _ in 0..<(4 * ThreadInfo.cpuCount) {
+            DispatchQueue.global().async(group: warm) { computeFor(milliseconds: 20) }
+        }
+        guard warm.wait(timeout: deadline()) == .success else { return false }
+        var latencies: [Double] = []
+        for round in 0..<3 {
+            // Wait until every worker has parked and the watcher has stood down.
+            let idleBy = DispatchTime.now() + .seconds(10)
+            while pool.running.load(ordering: .relaxed) != 0 || pool.lifoWatcher.load(ordering: .relaxed) {
+                guard DispatchTime.now() < idleBy else {
+                    print("the pool did not go idle")
+                    return false
+                }
+                usleep(1_000)
+            }
+            let serial = DispatchQueue(label: "idle-post-target-\(round)")
+            let latency = Atomic<UInt64>(0)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                let postedAt = DispatchTime.now().uptimeNanoseconds
+                serial.async { latency.store(DispatchTime.now().uptimeNanoseconds - postedAt, ordering: .releasing) }
+                let end = DispatchTime.now() + .milliseconds(1_000)
+                while latency.load(ordering: .acquiring) == 0 && DispatchTime.now() < end { computeFor(milliseconds: 0.05) }
+                done.signal()
+            }
+            guard done.wait(timeout: deadline()) == .success else { return false }
+            let waited = latency.load(ordering: .acquiring)
+            latencies.append(waited == 0 ? 1_000 : Double(waited) / 1e6)
+        }
+        print("post after the pool went idle: latency ms \(latencies)")
+        // Before the fix every round waited out the poster's job (1,000 ms).
+        return latencies.allSatisfy { $0 < 500 }
     }
 
     /// Background work starts even while default work arrives without end from a thread

@@ -103,11 +103,21 @@ final class WorkerPool: @unchecked Sendable {
                 if liveThreads.load(ordering: .relaxed) < cpuCount {
                     notifyWorkAvailable()
                 } else {
-                    // Dekker pairing with the watchdog's `sleeping` store and fence
-                    // (`Watchdog.run`), as in `notifyWorkAvailable`: the slot store must be
-                    // ordered before `poke` reads the watchdog's word.
+                    // Dekker pairing, both through this fence after the slot store: with
+                    // the watchdog's `sleeping` store and fence (`Watchdog.run`), as in
+                    // `notifyWorkAvailable`; and with a watcher standing down (`sleep`:
+                    // it clears `lifoWatcher`, fences, then looks at the slots). Either
+                    // the watcher's look sees this slot and goes on watching, or this
+                    // load sees nobody watching and wakes a worker, which searches (and
+                    // takes the slot, `stealOnce`) or parks as the new watcher. Before,
+                    // a fill after every worker had parked waited for its owner's job to
+                    // end (seen: 300 ms).
                     atomicMemoryFence(ordering: .sequentiallyConsistent)
-                    watchdog.poke()
+                    if !lifoWatcher.load(ordering: .relaxed) {
+                        notifyWorkAvailable()
+                    } else {
+                        watchdog.poke()
+                    }
                 }
                 return
             }
@@ -409,9 +419,15 @@ final class WorkerPool: @unchecked Sendable {
                 return true
             }
             if running.load(ordering: .relaxed) == 0 {
-                // Nobody runs a job, so no LIFO slot can fill without a wake-up.
+                // Nobody runs a job, so no LIFO slot fills without a wake-up: a filler
+                // that finds no watcher wakes a worker (`submit`). Dekker pairing with
+                // that filler (slot store, fence, load of `lifoWatcher`): this clears the
+                // flag, fences, then looks at the slots, so a fill that still saw the
+                // flag set is seen here, and this worker goes on watching.
                 lifoWatcher.store(false, ordering: .releasing)
-                watching = false
+                atomicMemoryFence(ordering: .sequentiallyConsistent)
+                watching = hasVisibleWork(includingLIFO: true)
+                    && lifoWatcher.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
             }
         }
 
