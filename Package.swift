@@ -94,6 +94,15 @@ let package = Package(
             // Conveyor itself for the Swift concurrency section (Sources/conveyor-bench/Concurrency).
             dependencies: ["BenchCore", "BenchDispatch", "BenchConveyor", "Conveyor"]
         ),
+        // Issue 11's runtime-fault scenarios, side by side (Benchmarks/faults.py):
+        // Benchmarks/Faults compiled twice through symbolic links, as the workloads are.
+        .executableTarget(name: "conveyor-faults-dispatch", path: "Sources/FaultsDispatch"),
+        .executableTarget(
+            name: "conveyor-faults-conveyor",
+            dependencies: ["Conveyor"],
+            path: "Sources/FaultsConveyor",
+            swiftSettings: [.define("CONVEYOR")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
