@@ -21,8 +21,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-3}
 work="$root/.build-real-packages/grdb-observation"
 export PATH="/opt/swift/usr/bin:$PATH"
-# One run of one variant takes 20-40 s here; a hang is cut off after this many seconds.
-run_timeout=${GRDB_RUN_TIMEOUT:-600}
+# One run of one variant takes 20-50 s here; a hang is cut off after this many seconds.
+run_timeout=${GRDB_RUN_TIMEOUT:-300}
 
 # GRDB links the system SQLite (its GRDBSQLite system-library target).
 if ! dpkg -s libsqlite3-dev > /dev/null 2>&1; then
@@ -198,18 +198,28 @@ is_known() {
     return 1
 }
 
+# The concurrency suites make two iterations of DispatchQueue.concurrentPerform wait for
+# each other (semaphores): with one CPU in the affinity mask both libraries run the
+# iterations one after the other on the caller, and the test deadlocks, on Dispatch as on
+# Conveyor (checked with `taskset -c 0`). On such a machine those suites are skipped.
+skip_args=()
+if [ "$(nproc)" -lt 2 ]; then
+    echo "one CPU: the concurrency suites (concurrentPerform rendezvous) are skipped"
+    skip_args=(--skip 'DatabasePoolConcurrencyTests|DatabaseQueueTests|DatabaseSnapshotTests|\.ConcurrencyTests')
+fi
 echo "logs: $work/logs/"
 status=0
 declare -A dispatch_failed=()
 for variant in OnDispatch OnConveyor; do
     for run in $(seq 1 "$runs"); do
         start=$(date +%s)
-        log=$(timeout -k 10 "$run_timeout" swift test --skip-build --package-path "$variant" 2>&1) && code=0 || code=$?
+        log=$(timeout -k 10 "$run_timeout" swift test --skip-build --package-path "$variant" "${skip_args[@]}" 2>&1) && code=0 || code=$?
         seconds=$(( $(date +%s) - start ))
         mkdir -p logs && echo "$log" > "logs/$variant-$run.log"
-        # The run's total follows the end of the 'All tests' suite; without it the
+        # The run's total follows the end of the top suite ('Selected tests' when some are
+        # skipped); without it the
         # process crashed or hung.
-        summary=$(echo "$log" | grep -A1 -E "^Test Suite 'All tests' (passed|failed)" | tail -1 | sed 's/^[[:space:]]*//')
+        summary=$(echo "$log" | grep -A1 -E "^Test Suite '(All|Selected) tests' (passed|failed)" | tail -1 | sed 's/^[[:space:]]*//')
         last_started=$(echo "$log" | grep -E "^Test Case .* started" | tail -1 | sed -E "s/^Test Case '([^']*)'.*/\1/")
         if [ "$code" = 124 ] || [ "$code" = 137 ]; then
             summary="HUNG (killed after ${run_timeout} s) in $last_started"
