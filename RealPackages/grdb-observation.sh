@@ -75,9 +75,16 @@ test_files=(
 # lives on, and the INSERT is notified: the inverted expectation is fulfilled (checked with
 # a print in the reducer: every failing run had found the cancellable not yet stored).
 # Neither test calls a Dispatch API of its own: Conveyor has no part in them.
+# testReadBlockIsolationStartingWithWrite failed once on Dispatch in about 25 runs (3
+# assertions: COUNT(*) 0 where 1 was expected): its reading block waits for the writer's
+# first INSERT only inside `dbPool.read`, but a DatabasePool read runs
+# `PRAGMA schema_version` as it begins, which fixes the read's snapshot; when the read
+# begins before the INSERT has committed, it sees no row. The semaphores do not order the
+# two, whatever library runs the blocks.
 known_dispatch_failures=(
     "ValueObservationTests.testCancellableInvalidation1: cancellable stored after a racing refetch"
     "ValueObservationTests.testCancellableInvalidation2: cancellable stored after a racing refetch"
+    "DatabasePoolConcurrencyTests.testReadBlockIsolationStartingWithWrite: read snapshot may precede the INSERT"
 )
 
 # One package per variant: SwiftPM links all the test targets of a package into one test
