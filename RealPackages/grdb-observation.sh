@@ -14,8 +14,9 @@
 #   RealPackages/grdb-observation.sh [RUNS]   # RUNS times each (default 3)
 #
 # Prints the pass counts of each run, keeps each run's log in the build folder's logs/, and
-# fails if the Conveyor variant fails a test that passes on Dispatch, if either variant
-# hangs or crashes, or if Dispatch fails a test not listed below as known.
+# fails if the Conveyor variant hangs, crashes, or fails a test that is neither listed below
+# as a known failure nor failed on Dispatch in the same invocation. A Dispatch failure not
+# listed as known is printed, not counted.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-3}
@@ -234,7 +235,9 @@ for variant in OnDispatch OnConveyor; do
             summary="CRASHED in $last_started: $(echo "$log" | grep -m1 -E "Fatal error|Program crashed")"
         fi
         echo "$variant run $run (${seconds} s): ${summary:-no summary (exit $code)}"
-        case "$summary" in HUNG*|CRASHED*) status=1 ;; esac
+        # Only Conveyor's hangs, crashes and failures fail the script: one on Dispatch is
+        # printed (it says nothing about Conveyor, and must not fail CI by itself).
+        case "$variant:$summary" in OnConveyor:HUNG*|OnConveyor:CRASHED*) status=1 ;; esac
         while read -r test; do
             [ -n "$test" ] || continue
             if [ "$variant" = OnDispatch ]; then
@@ -242,8 +245,7 @@ for variant in OnDispatch OnConveyor; do
                 if is_known "$test"; then
                     echo "  known failure on Dispatch: $test"
                 else
-                    echo "  FAILED on Dispatch (not listed as known): $test"
-                    status=1
+                    echo "  FAILED on Dispatch (not listed as known; not counted against Conveyor): $test"
                 fi
             elif is_known "$test"; then
                 echo "  known failure on Dispatch too: $test"
