@@ -9,6 +9,12 @@
 #   RealPackages/nio-concurrency-helpers.sh [RUNS]   # RUNS times each (default 3)
 #
 # Prints the pass counts of each run and fails if any Conveyor run fails.
+#
+# Both variants are targets of one package, so SwiftPM links them into one test binary,
+# and the OnDispatch tests run with Conveyor loaded: its main-executor hook routes MainActor
+# jobs through Conveyor's main queue. These tests use no MainActor and no main queue, so
+# that changes nothing they touch; grdb-observation.sh, whose tests do, builds one package
+# per variant instead (at the cost of building its dependency twice).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-3}
