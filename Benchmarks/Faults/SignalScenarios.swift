@@ -14,18 +14,26 @@ import Glibc
 nonisolated(unsafe) var programHandlerRan: sig_atomic_t = 0
 
 enum SignalScenarios {
-    /// Finding 6: the program installs its own SIGUSR1 handler while a signal source for
-    /// SIGUSR1 exists, then cancels the source. Reports whether the handler is still
-    /// installed, and whether the creating thread still blocks the signal (both libraries
-    /// block it for the source's sake and leave it blocked).
+    /// Finding 6: while a signal source for SIGUSR1 exists, the program's main thread
+    /// raises SIGUSR1 three times (each waited for), then installs its own handler and
+    /// cancels the source. Reports the events the source saw, whether the handler is still
+    /// installed, whether the thread still blocks the signal, and whether a `raise` then
+    /// runs the handler.
     static func handlerAfterCancel() {
         signal(SIGUSR1, SIG_IGN)   // as libdispatch's documentation asks of a signal source's user
         let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        let fired = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
-        source.setEventHandler {}
+        source.setEventHandler { fired.signal() }
         source.setCancelHandler { cancelled.signal() }
         source.resume()
         usleep(100_000)   // libdispatch registers the source asynchronously
+        var events = 0
+        for _ in 0..<3 {
+            raise(SIGUSR1)
+            if fired.wait(timeout: .now() + .seconds(2)) == .success { events += 1 }
+        }
+        report("raise x3 while the source exists: events", Double(events), "of 3")
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in programHandlerRan = 1 }
         sigemptyset(&action.sa_mask)
@@ -40,7 +48,7 @@ enum SignalScenarios {
         report("program's handler after cancel", handler == programs ? "kept" : handler == 0 ? "lost(SIG_DFL)" : "replaced")
         var mask = sigset_t()
         pthread_sigmask(SIG_BLOCK, nil, &mask)
-        report("SIGUSR1 still blocked in the creating thread", sigismember(&mask, SIGUSR1) == 1 ? "yes" : "no")
+        report("SIGUSR1 still blocked in the raising thread", sigismember(&mask, SIGUSR1) == 1 ? "yes" : "no")
         guard handler == programs else { return }
         raise(SIGUSR1)   // runs the handler now, unless this thread still blocks the signal
         report("raise(SIGUSR1) after cancel", programHandlerRan == 1 ? "handler-ran" : "left-pending")

@@ -312,6 +312,24 @@ int cnv_block_signal(int signo) {
     return 0;
 }
 
+int cnv_block_signal_noting(int signo) {
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    int rc = pthread_sigmask(SIG_BLOCK, &set, &old);
+    if (rc != 0) { errno = rc; return -1; }
+    return sigismember(&old, signo) == 1 ? 1 : 0;
+}
+
+int cnv_unblock_signal(int signo) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    int rc = pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    if (rc != 0) { errno = rc; return -1; }
+    return 0;
+}
+
 static pthread_t cnv_signal_reader;   // written once, before cnv_signal_reader_known
 static int cnv_signal_reader_known = 0;
 static struct sigaction cnv_signal_previous[NSIG];
@@ -323,17 +341,29 @@ void cnv_signal_set_reader(void) {
     __atomic_store_n(&cnv_signal_reader_known, 1, __ATOMIC_RELEASE);
 }
 
+// The forwarder: a signal taken the ordinary way by a thread that has it unblocked (a
+// program thread; Conveyor's own threads block every asynchronous signal) is sent on to
+// the event thread, which blocks it, so it waits there for the signalfd. The thread's mask
+// is left as it was (sigreturn restores it), as libdispatch's handler leaves it: blocking
+// it there for good lost every later raise() from that thread, and kept the program's own
+// handler from ever running there again after the source's cancel. A handler the program
+// had installed before the first source runs too, after the forwarding (kqueue on Darwin
+// shows a signal to both a source and the handler).
 static void cnv_signal_forward(int signo, siginfo_t *info, void *context) {
-    (void)info;
     int saved = errno;
-    // Block it in this thread for good: in the context sigreturn restores, and now (for
-    // sanitizers that run handlers outside the real signal frame).
-    if (context != NULL) sigaddset(&((ucontext_t *)context)->uc_sigmask, signo);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, signo);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
     if (__atomic_load_n(&cnv_signal_reader_known, __ATOMIC_ACQUIRE)) pthread_kill(cnv_signal_reader, signo);
+    const struct sigaction *previous = &cnv_signal_previous[signo];
+    if (previous->sa_flags & SA_SIGINFO) {
+        if (previous->sa_sigaction != NULL) {
+            errno = saved;
+            previous->sa_sigaction(signo, info, context);
+            saved = errno;
+        }
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        errno = saved;
+        previous->sa_handler(signo);
+        saved = errno;
+    }
     errno = saved;
 }
 
@@ -341,8 +371,6 @@ int cnv_signal_forward_install(int signo) {
     if (signo <= 0 || signo >= NSIG) { errno = EINVAL; return -1; }
     struct sigaction current;
     if (sigaction(signo, NULL, &current) != 0) return -1;
-    // A handler of the program's own (plain or SA_SIGINFO) is left alone.
-    if ((current.sa_flags & SA_SIGINFO) || (current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN)) return 0;
     struct sigaction forward;
     memset(&forward, 0, sizeof forward);
     forward.sa_sigaction = cnv_signal_forward;
@@ -357,7 +385,9 @@ int cnv_signal_forward_install(int signo) {
         if (current.sa_handler == SIG_IGN) forward.sa_flags |= SA_NOCLDWAIT;
     }
     sigemptyset(&forward.sa_mask);
-    if (sigaction(signo, &forward, &cnv_signal_previous[signo]) != 0) return -1;
+    // The previous disposition is in place before the forwarder can run and read it.
+    cnv_signal_previous[signo] = current;
+    if (sigaction(signo, &forward, NULL) != 0) return -1;
     cnv_signal_replaced[signo] = 1;
     return 1;
 }

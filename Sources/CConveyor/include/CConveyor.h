@@ -132,11 +132,16 @@ int cnv_block_signal(int signo);
 /// Records the calling thread as the one stray signals are forwarded to (the thread that
 /// reads the signalfd; it must block those signals itself).
 void cnv_signal_set_reader(void);
+/// Blocks `signo` in the calling thread if it was not; returns 1 if it was already
+/// blocked, 0 if this call blocked it, -1 on error.
+int cnv_block_signal_noting(int signo);
+/// Unblocks `signo` in the calling thread. Returns 0 or -1.
+int cnv_unblock_signal(int signo);
 /// Installs, for `signo`, a handler that catches the signal in a thread that does not
-/// block it yet: it blocks the signal in that thread for good and sends it on to the
-/// reader thread, where the signalfd sees it. Done only while the disposition is SIG_DFL
-/// or SIG_IGN (a program's own handler is left alone). Returns 1 when installed, 0 when
-/// left alone, -1 on error. The previous disposition is remembered for the restore.
+/// block it and sends it on to the reader thread, where the signalfd sees it; the thread's
+/// mask is left as it was. A handler the program had installed runs too, after the
+/// forwarding. Returns 1 when installed, -1 on error. The previous disposition is
+/// remembered for the restore.
 int cnv_signal_forward_install(int signo);
 /// Puts back the disposition that `cnv_signal_forward_install` replaced, if it did and the
 /// forwarder is still installed (a disposition the program set meanwhile stays). For

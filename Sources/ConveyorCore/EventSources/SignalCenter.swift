@@ -12,17 +12,17 @@ import Glibc
 /// already running (the pool's workers, the Swift concurrency threads, the program's
 /// own) keep their masks. What Conveyor does, for the first source of a signal:
 /// 1. blocks it in the event thread, which reads the signalfd;
-/// 2. installs a small forwarding handler (only if the signal's disposition is SIG_DFL or
-///    SIG_IGN). A thread that had the signal unblocked takes it once through that
-///    handler, which blocks it in that thread for good and sends it on to the event
-///    thread (`pthread_kill`), where it stays pending for the signalfd. This is
-///    libdispatch's own Linux fix-up, and like libdispatch Conveyor blocks the signal in
-///    no other thread up front: a thread that never took the signal keeps its mask, so
-///    once the source is cancelled the program's own handler runs there again (blocking
-///    it in the creating thread up front left it pending there for good);
-/// 3. only if the program had a handler of its own (which is left alone, unlike
-///    libdispatch, which replaces it): blocks the signal in the calling thread, so that
-///    at least what is sent to that thread reaches the source.
+/// 2. installs a small forwarding handler. A program thread that has the signal unblocked
+///    takes it through that handler, which sends it on to the event thread
+///    (`pthread_kill`), where it stays pending for the signalfd, and then calls the
+///    handler the program had installed before, if any (on Darwin both a source and the
+///    handler see a signal; libdispatch on Linux replaces the handler instead). The
+///    thread's mask is left alone, as libdispatch's forwarder leaves it: no program
+///    thread blocks the signal because a source existed, so once the source is cancelled
+///    the program's own handler runs everywhere again.
+/// While it does this, the calling thread blocks the signal for a moment (and unblocks it
+/// after, unless it had it blocked already): a signal sent meanwhile waits, then goes
+/// through the forwarder, instead of meeting the default action.
 /// So a signal sent to the process (`kill(getpid(), …)`) or to a thread that still has it
 /// unblocked (`raise`) is always seen, and never runs the default action (which would
 /// end the process for SIGUSR1) while a source exists. Not seen: a signal sent to one
@@ -56,11 +56,13 @@ final class SignalCenter: @unchecked Sendable {
     private var registration: RegistrationID?
     /// Signals the event thread has blocked (it keeps them blocked).
     private var blockedOnEventThread: Set<Int32> = []
-    /// Signals whose first source found a handler of the program's own (no forwarder).
-    private var programHandled: Set<Int32> = []
 
     /// Starts counting `signal` for `source`; returns a token for `remove`.
     func add(signal: Int32, source: DispatchSource) -> UInt64 {
+        // Until the forwarder is in place a signal for this thread must wait, not meet
+        // the default action (which ends the process for SIGUSR1, SIGINT, …).
+        let wasBlocked = cnv_block_signal_noting(signal) != 0
+        defer { if !wasBlocked { _ = cnv_unblock_signal(signal) } }
         let known = lock.withLock { blockedOnEventThread.contains(signal) }
         if !known {
             // Not under `lock`: the event thread may be waiting for it in `signalsArrived`.
@@ -77,15 +79,9 @@ final class SignalCenter: @unchecked Sendable {
         watchers[token] = Watcher(signal: signal, source: source)
         if isNewSignal {
             updateMaskLocked()
-            if cnv_signal_forward_install(signal) != 1 {
-                programHandled.insert(signal)
-            } else {
-                programHandled.remove(signal)
-            }
+            _ = cnv_signal_forward_install(signal)   // fails only for SIGKILL and SIGSTOP
         }
-        let blockHere = programHandled.contains(signal)
         lock.unlock()
-        if blockHere { _ = cnv_block_signal(signal) }
         return token
     }
 
