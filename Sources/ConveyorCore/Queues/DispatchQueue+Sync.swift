@@ -30,23 +30,29 @@ extension DispatchQueue {
     final func syncImplementation<T>(
         barrier: Bool, band: QoSBand, _ work: () throws -> T, rescue: (any Error) throws -> T
     ) rethrows -> T {
+        // The state is read (acquiring) before `isRootTargeted`: an active queue's state
+        // was published by `activateQueue`'s release, after `retarget` wrote the flag, so
+        // a queue seen active has its final target here. (Read the other way round, a
+        // `sync` racing `setTarget` + `activate` could read the old flag and then find the
+        // queue active and idle, and run without holding its new serial target.)
+        let seen = state.load(ordering: .acquiring)
         switch kind {
         case .root:
             return try work()
         case .serial where isRootTargeted:
-            if state.load(ordering: .relaxed) == 0 && items.isEmpty
+            if seen == 0 && items.isEmpty
                 && state.compareExchange(expected: 0, desired: QueueState.enqueued, ordering: .acquiring).exchanged {
                 defer { finish(ownsRetain: false) }
                 return try DrainFrame.with(self, exclusive: true) { try work() }
             }
         case .concurrent where isRootTargeted:
             if barrier {
-                if state.load(ordering: .relaxed) == 0 && items.isEmpty
+                if seen == 0 && items.isEmpty
                     && state.compareExchange(expected: 0, desired: QueueState.barrierActive, ordering: .acquiring).exchanged {
                     defer { barrierCompleted() }
                     return try DrainFrame.with(self, exclusive: true) { try work() }
                 }
-            } else if items.isEmpty && tryReserveWidth() {
+            } else if !QueueState(raw: seen).isInactive && items.isEmpty && tryReserveWidth() {
                 defer { itemCompleted() }
                 return try DrainFrame.with(self, exclusive: false) { try work() }
             }

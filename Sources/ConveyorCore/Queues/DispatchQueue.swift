@@ -72,10 +72,11 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     @usableFromInline let kind: Kind
     @usableFromInline let band: QoSBand
     /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
-    /// Written only while the queue is inactive (`retarget`), when a `sync` cannot take a
-    /// fast path whatever it reads here (the inactive bit fails its state check), so the
-    /// runtime's exclusivity check (a `swift_beginAccess` on every `sync`, about 80
-    /// instructions, as much as the rest of an uncontended `sync`) is left out.
+    /// Written only while the queue is inactive (`retarget`); the `sync` fast paths read
+    /// it after an acquiring load of `state` that saw the queue active, so they see the
+    /// final value. The runtime's exclusivity check (a `swift_beginAccess` on every
+    /// `sync`, about 80 instructions, as much as the rest of an uncontended `sync`) is left
+    /// out: it only ever caught overlapping accesses on one thread.
     @exclusivity(unchecked) @usableFromInline var isRootTargeted: Bool
     /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
     let hasSpecifics = Atomic<Bool>(false)
