@@ -147,7 +147,9 @@ run_variant() {
     if [ "$status" = 137 ]; then
         note=" (killed after ${run_timeout} s: hung in $(grep -E "^Test Case '.*' started" "$log" | tail -1 | cut -d"'" -f2))"
         echo HUNG >> "$logs/$variant-$run.failed"
-    elif [ "$status" != 0 ] && [ "$failed" = 0 ]; then
+    elif [ "$status" != 0 ] && { [ "$failed" = 0 ] || ! grep -qE "Executed [0-9]+ tests" "$log"; }; then
+        # A crash (no XCTest summary), even after ordinary failures: the tests after it
+        # never ran, so the run fails whatever those failures were.
         note=" (exit status $status)"
         echo "EXIT-$status" >> "$logs/$variant-$run.failed"
     fi
