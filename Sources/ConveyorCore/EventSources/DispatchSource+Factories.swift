@@ -29,8 +29,9 @@ extension DispatchSource {
     }
 
     /// Makes a source that counts deliveries of `signal` to the process (see
-    /// `SignalCenter` for how Linux signals reach it: creating one blocks the signal in
-    /// the calling thread and the event thread and may install a forwarding handler).
+    /// `SignalCenter` for how Linux signals reach it: activating one blocks the signal in
+    /// the event thread and installs a forwarding handler, which also runs a handler the
+    /// program had installed; no program thread is left with the signal blocked).
     /// Traps unless `signal` is a signal number (1 through 64).
     public class func makeSignalSource(signal: Int32, queue: DispatchQueue? = nil) -> any DispatchSourceSignal {
         guard signal > 0 && signal < 65 else {
