@@ -9,6 +9,8 @@ struct WatchedWorker {
     var blocked = false
     /// Ticks in a row the kernel showed the thread running while counted as blocked.
     var runningTicks = 0
+    /// Ticks in a row the kernel showed the thread asleep inside the same job.
+    var sleepingTicks = 0
 }
 
 extension WorkerPool {
@@ -19,8 +21,9 @@ extension WorkerPool {
     /// Invariant (issue 11, finding 2): a thread is added only for a worker that is really
     /// blocked, and taken away when it returns. "Blocked" is the kernel's view of the
     /// thread: inside the same job as at the last tick, not in a Conveyor wait (already
-    /// compensated), and not in state 'R' (running or runnable) in /proc/self/task/<tid>/stat.
-    /// A long CPU-bound job is 'R' and never adds a thread. A blocked worker stops counting
+    /// compensated), and not in state 'R' (running or runnable) in /proc/self/task/<tid>/stat
+    /// at two ticks in a row. A long CPU-bound job is 'R' and never adds a thread, even if
+    /// one look catches it in a short sleep. A blocked worker stops counting
     /// when it starts another job, or shows 'R' on two ticks in a row (a single 'R' is
     /// a short wake-up between two sleeps, as in a polling loop). The credit is set afresh
     /// each tick, so surplus workers retire (`hasSurplusWorkers`) once blockers return.
@@ -38,16 +41,22 @@ extension WorkerPool {
             guard sameJob, !worker.inConveyorWait.load(ordering: .relaxed) else {
                 seen.blocked = false
                 seen.runningTicks = 0
+                seen.sleepingTicks = 0
                 continue
             }
             let tid = worker.threadID.load(ordering: .relaxed)
             let state = tid == 0 ? UInt8(0) : UInt8(bitPattern: cnv_thread_run_state(tid))
             if state == UInt8(ascii: "R") {
                 seen.runningTicks += 1
+                seen.sleepingTicks = 0
                 if seen.runningTicks >= 2 { seen.blocked = false }
             } else if state != 0 {
-                seen.blocked = true
+                // Asleep at two looks in a row, not one: a CPU-bound job can be caught in
+                // a short sleep (a page fault in 'D', a sanitizer's internal lock) and
+                // must not add a thread for it (seen once under ThreadSanitizer).
+                seen.sleepingTicks += 1
                 seen.runningTicks = 0
+                if seen.sleepingTicks >= 2 { seen.blocked = true }
             }
             guard seen.blocked else { continue }
             blockedCount += 1
