@@ -98,26 +98,19 @@ final class WorkerPool: @unchecked Sendable {
                 if !current.inJob.load(ordering: .relaxed) { return }
                 // No wake-up per fill (that would cost a futex wake per message between
                 // queues): a parked worker watches the slots (`lifoWatchNanoseconds`).
-                // Until the pool has a thread per CPU there may be no parked worker to
-                // watch, so then start one.
-                if liveThreads.load(ordering: .relaxed) < cpuCount {
+                // When none can be watching (fewer threads than CPUs, or the watcher stood
+                // down after every worker parked), wake one: it searches (and takes the
+                // slot, `stealOnce`) or parks as the new watcher.
+                // Dekker pairing through this fence after the slot store: with the
+                // watchdog's `sleeping` store and fence (`Watchdog.run`), and with a
+                // watcher standing down (`sleep`: clears `lifoWatcher`, fences, then looks
+                // at the slots). Either that look sees this slot, or this load sees no
+                // watcher.
+                atomicMemoryFence(ordering: .sequentiallyConsistent)
+                if liveThreads.load(ordering: .relaxed) < cpuCount || !lifoWatcher.load(ordering: .relaxed) {
                     notifyWorkAvailable()
                 } else {
-                    // Dekker pairing, both through this fence after the slot store: with
-                    // the watchdog's `sleeping` store and fence (`Watchdog.run`), as in
-                    // `notifyWorkAvailable`; and with a watcher standing down (`sleep`:
-                    // it clears `lifoWatcher`, fences, then looks at the slots). Either
-                    // the watcher's look sees this slot and goes on watching, or this
-                    // load sees nobody watching and wakes a worker, which searches (and
-                    // takes the slot, `stealOnce`) or parks as the new watcher. Before,
-                    // a fill after every worker had parked waited for its owner's job to
-                    // end (seen: 300 ms).
-                    atomicMemoryFence(ordering: .sequentiallyConsistent)
-                    if !lifoWatcher.load(ordering: .relaxed) {
-                        notifyWorkAvailable()
-                    } else {
-                        watchdog.poke()
-                    }
+                    watchdog.poke()
                 }
                 return
             }
