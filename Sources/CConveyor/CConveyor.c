@@ -303,15 +303,6 @@ int cnv_file_size_and_links(int fd, uint64_t *size, uint64_t *links) {
     return 0;
 }
 
-int cnv_block_signal(int signo) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, signo);
-    int rc = pthread_sigmask(SIG_BLOCK, &set, NULL);
-    if (rc != 0) { errno = rc; return -1; }
-    return 0;
-}
-
 int cnv_block_signal_noting(int signo) {
     sigset_t set, old;
     sigemptyset(&set);
@@ -319,6 +310,10 @@ int cnv_block_signal_noting(int signo) {
     int rc = pthread_sigmask(SIG_BLOCK, &set, &old);
     if (rc != 0) { errno = rc; return -1; }
     return sigismember(&old, signo) == 1 ? 1 : 0;
+}
+
+int cnv_block_signal(int signo) {
+    return cnv_block_signal_noting(signo) < 0 ? -1 : 0;
 }
 
 int cnv_unblock_signal(int signo) {
