@@ -124,17 +124,11 @@ private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
     @Test func cancellingASourceKeepsTheProgramsHandler() async {
         await #expect(processExitsWith: .success) {
             exit(onThreadWithSignalUnblocked(SIGUSR1) {
-                let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "usr1"))
-                let fired = DispatchSemaphore(value: 0)
-                let cancelled = DispatchSemaphore(value: 0)
-                source.setEventHandler { fired.signal() }
-                source.setCancelHandler { cancelled.signal() }
-                source.activate()
+                let source = WatchedSignalSource(SIGUSR1)
                 raise(SIGUSR1)
-                guard fired.wait(timeout: .now() + 30) == .success else { return 2 }
+                guard source.fired() else { return 2 }
                 signal(SIGUSR1) { _ in programHandlerRuns.add(1, ordering: .relaxed) }
-                source.cancel()
-                guard cancelled.wait(timeout: .now() + 30) == .success else { return 3 }
+                guard source.cancelled() else { return 3 }
                 raise(SIGUSR1)   // SIG_DFL would end the process here; a blocked signal stays pending
                 return programHandlerRuns.load(ordering: .relaxed) == 1 ? 0 : 4
             })
@@ -152,14 +146,11 @@ private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
                     pthread_sigmask(SIG_BLOCK, nil, &current)
                     return sigismember(&current, SIGUSR2) == 1
                 }
-                let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: DispatchQueue(label: "usr2"))
-                let fired = DispatchSemaphore(value: 0)
-                source.setEventHandler { fired.signal() }
-                source.activate()
+                let source = WatchedSignalSource(SIGUSR2)
                 guard !blocksUSR2() else { return 3 }
                 for _ in 0..<3 {
                     raise(SIGUSR2)
-                    guard fired.wait(timeout: .now() + 30) == .success else { return 4 }
+                    guard source.fired() else { return 4 }
                 }
                 return blocksUSR2() ? 5 : 0
             })
@@ -173,17 +164,11 @@ private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
         await #expect(processExitsWith: .success) {
             exit(onThreadWithSignalUnblocked(SIGUSR1) {
                 signal(SIGUSR1) { _ in programHandlerRuns.add(1, ordering: .relaxed) }
-                let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "usr1"))
-                let fired = DispatchSemaphore(value: 0)
-                let cancelled = DispatchSemaphore(value: 0)
-                source.setEventHandler { fired.signal() }
-                source.setCancelHandler { cancelled.signal() }
-                source.activate()
+                let source = WatchedSignalSource(SIGUSR1)
                 raise(SIGUSR1)
-                guard fired.wait(timeout: .now() + 30) == .success else { return 2 }
+                guard source.fired() else { return 2 }
                 guard programHandlerRuns.load(ordering: .relaxed) == 1 else { return 3 }
-                source.cancel()
-                guard cancelled.wait(timeout: .now() + 30) == .success else { return 4 }
+                guard source.cancelled() else { return 4 }
                 raise(SIGUSR1)
                 return programHandlerRuns.load(ordering: .relaxed) == 2 ? 0 : 5
             })
@@ -236,4 +221,27 @@ private func onThreadWithSignalUnblocked(_ signal: Int32, _ body: @escaping @Sen
     }
     guard done.wait(timeout: .now() + 60) == .success else { return 9 }
     return result.load(ordering: .acquiring)
+}
+
+/// An activated signal source whose events and cancellation a test can wait for.
+private struct WatchedSignalSource {
+    private let source: any DispatchSourceSignal
+    private let events = DispatchSemaphore(value: 0)
+    private let cancellation = DispatchSemaphore(value: 0)
+
+    init(_ signal: Int32) {
+        source = DispatchSource.makeSignalSource(signal: signal, queue: DispatchQueue(label: "signal-\(signal)"))
+        source.setEventHandler { [events] in events.signal() }
+        source.setCancelHandler { [cancellation] in cancellation.signal() }
+        source.activate()
+    }
+
+    /// Waits (up to 30 s) for the next event handler run.
+    func fired() -> Bool { events.wait(timeout: .now() + 30) == .success }
+
+    /// Cancels the source and waits (up to 30 s) for its cancel handler.
+    func cancelled() -> Bool {
+        source.cancel()
+        return cancellation.wait(timeout: .now() + 30) == .success
+    }
 }
