@@ -18,14 +18,9 @@ final class InjectionQueue: @unchecked Sendable {
 
     var isEmpty: Bool { list.isEmpty }
 
-    /// Appends a job whose reference the caller hands over; returns true when the queue
-    /// was empty before (see `WorkerPool.inject`).
-    @discardableResult
-    func push(retained job: Unmanaged<Job>) -> Bool {
+    func push(_ job: Job) {
         // The wait that aging measures starts when the band becomes non-empty.
-        guard list.push(retained: job) else { return false }
-        lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed)
-        return true
+        if list.push(job) { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
     }
 
     /// Takes the oldest job and moves up to `batch` more into `ring` (the caller's own).

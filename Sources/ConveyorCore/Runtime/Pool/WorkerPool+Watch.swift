@@ -80,12 +80,12 @@ extension WorkerPool {
     func exitPolite(_ worker: Worker, handingBack job: Job) {
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let held = Job.takeRetained(raw)
-            _ = pushInjected(held)
+            injection[Int(held.band.rawValue)].push(held)
         }
         while let queued = worker.local.pop() {
-            _ = pushInjected(queued)
+            injection[Int(queued.band.rawValue)].push(queued)
         }
-        _ = pushInjected(job)
+        injection[Int(job.band.rawValue)].push(job)
         // From here on this thread is not `worker`: once the lock is released, a new
         // thread may take the slot and reset its owner-thread state.
         cnv_tls_set_context(nil)
