@@ -21,8 +21,8 @@ public enum ConveyorConcurrency {
     /// timers (Conveyor also becomes `Task.defaultExecutor`, which Swift 6.3's sleeps ask;
     /// the main executor stays the platform's). A task that blocks in a Conveyor wait (a
     /// semaphore, a group, `sync`) no longer starves the others: the pool starts another
-    /// thread for it, as it does for queues. MainActor work stays on the main thread, and actors on a
-    /// `DispatchSerialQueue` on their queue.
+    /// thread for it, as it does for queues. MainActor work stays on the main thread, and
+    /// actors on a `DispatchSerialQueue` on their queue.
     ///
     /// Without the call, Swift concurrency on Linux runs on the toolchain's libdispatch pool.
     /// It goes through the runtime's exported hook variables (the way swift-nio installs its

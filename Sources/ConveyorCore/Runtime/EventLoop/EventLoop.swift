@@ -8,8 +8,8 @@ import Glibc
 /// `epoll_wait` on an eventfd (to wake it), one timerfd per clock, and the fds of
 /// dispatch sources. Timer callbacks and fd handlers run on that thread, one at a time
 /// (or, for timers added with `poolMayFire`, on a spinning pool worker, still one at a
-/// time: `runnerLock`),
-/// and must be short — the layers above only use them to submit work to a queue.
+/// time: `runnerLock`), and must be short — the layers above only use them to submit
+/// work to a queue.
 ///
 /// Threading: every operation may be called from any thread, including from a callback
 /// on the event thread itself (the lock is never held while a callback runs). State is
