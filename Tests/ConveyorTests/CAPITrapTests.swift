@@ -102,7 +102,7 @@ import Testing
                 log[0] += 1
                 log[log[0]] = log[0]
                 if let recycled = JobCache.withCurrent({ $0.takeFunctionJob() }) {
-                    JobCache.withCurrent { $0.put(recycled) }
+                    JobCache.withCurrent { $0.put(Unmanaged<RecycledJob>.passRetained(recycled)) }
                     log[1001] += 1
                 }
             }

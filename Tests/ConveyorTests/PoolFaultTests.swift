@@ -47,6 +47,13 @@ func computeFor(milliseconds: Double) {
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
+    @Test func aBurstFromOutsideThePoolSpreadsOverTheCPUs() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.aBurstFromOutsideThePoolSpreadsOverTheCPUs() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
     @Test func backgroundStartsUnderContinuousDefaultLoad() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
@@ -134,6 +141,37 @@ enum PoolScenarios {
         print("post from a busy worker: latency ms \(latencies)")
         // Before the fix no round was under 10 ms (the watchdog needed two ticks).
         return (latencies.min() ?? 1e9) < 8
+    }
+
+    /// A burst submitted from a thread outside the pool wakes a worker only when the
+    /// shared queue was empty (`WorkerPool.inject`, as libdispatch's root queue push); the
+    /// jobs behind the first must still reach the other CPUs (`popInjection` and
+    /// `stopSearching` wake the next worker). Each job spins on the CPU (so the watchdog
+    /// adds no thread for it) until a second job of its burst has started: if one worker
+    /// were left alone with the burst, the first job would spin until its deadline.
+    static func aBurstFromOutsideThePoolSpreadsOverTheCPUs() -> Bool {
+        guard ThreadInfo.cpuCount >= 2 else {
+            print("aBurstFromOutsideThePoolSpreadsOverTheCPUs: skipped, needs 2 CPUs")
+            return true
+        }
+        var lonelyRounds = 0
+        for _ in 0..<20 {
+            let started = Atomic<Int>(0)
+            let lonely = Atomic<Int>(0)
+            let burst = DispatchGroup()
+            for _ in 0..<64 {
+                DispatchQueue.global().async(group: burst) {
+                    started.add(1, ordering: .relaxed)
+                    let end = DispatchTime.now() + .seconds(5)
+                    while started.load(ordering: .relaxed) < 2 && DispatchTime.now() < end { computeFor(milliseconds: 0.01) }
+                    if started.load(ordering: .relaxed) < 2 { lonely.add(1, ordering: .relaxed) }
+                }
+            }
+            guard burst.wait(timeout: deadline()) == .success else { return false }
+            if lonely.load(ordering: .relaxed) > 0 { lonelyRounds += 1 }
+        }
+        print("bursts of 64 from outside the pool: \(lonelyRounds) of 20 ran on one worker alone")
+        return lonelyRounds == 0
     }
 
     /// The same post, made when every worker had parked and the LIFO watcher had stood

@@ -22,10 +22,11 @@ package func cnv_dispatch_barrier_async_f(_ queue: UnsafeMutableRawPointer?, _ c
 @_cdecl("cnv_dispatch_group_async_f")
 package func cnv_dispatch_group_async_f(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
                                 _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
-    let members = CGroup.group(group, "dispatch_group_async_f")
-    members.enter()
-    CObject.withQueue(queue, "dispatch_group_async_f") { target in
-        target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: members, function: function, context: context))
+    CGroup.withGroup(group, "dispatch_group_async_f") { members in
+        members.enter()
+        CObject.withQueue(queue, "dispatch_group_async_f") { target in
+            target.enqueue(FunctionJob.make(band: target.band, isBarrier: false, group: members, function: function, context: context))
+        }
     }
 }
 

@@ -61,8 +61,11 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     public let label: String
     /// The queue whose drain runs this queue's drain; nil only for root queues and main.
     @usableFromInline var targetQueue: DispatchQueue?
-    @usableFromInline let items = JobList()
+    // `state` comes before `items`: the drain reads it for every item, so it shares a
+    // line with the list's head (the drain's side), not with its tail, which producers
+    // exchange on every submission (see `JobList`'s layout).
     @usableFromInline let state: Atomic<UInt64>
+    @usableFromInline let items = JobList()
     /// The job that stands for this queue on its target's list or in the pool; made the
     /// first time the queue is scheduled (`scheduleOnTarget`), so a queue only ever used
     /// with `sync` (a queue as a lock) never allocates one. Read and written only by the

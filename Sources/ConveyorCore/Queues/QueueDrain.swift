@@ -14,7 +14,7 @@ import Synchronization
 extension DispatchQueue {
     /// Adds a job to this queue (or, for a global queue, straight to the pool).
     @inline(__always)
-    final func enqueue(_ job: Job) {
+    final func enqueue(_ job: consuming Job) {
         if kind == .root {
             WorkerPool.shared.submit(job)
         } else if items.push(job) {
@@ -115,7 +115,7 @@ extension DispatchQueue {
             var budget = 256
             while true {
                 if QueueState(raw: state.load(ordering: .relaxed)).isStopped { return false }
-                guard let job = items.pop() else {
+                guard let job = items.pop(awaitingLink: true) else {
                     if !lingerForMoreItems() { return false }
                     continue
                 }
@@ -128,7 +128,9 @@ extension DispatchQueue {
                     }
                     waiter.runByProxy()
                 } else {
-                    job.run(on: self)
+                    // The list's reference goes on to the job (the retain and the end of
+                    // `job`'s lifetime right after it cancel out).
+                    Unmanaged.passRetained(consume job)._withUnsafeGuaranteedRef { $0.runConsumingReference(on: self) }
                 }
                 budget -= 1
                 if budget == 0 { return false }
@@ -208,8 +210,9 @@ extension DispatchQueue {
     }
 
     /// Runs an item of this concurrent queue that the drain sent to the pool.
+    /// Gives up the reference to `job` the caller passes in (see `Job.runConsumingReference`).
     final func runRedirected(_ job: Job) {
-        DrainFrame.with(self, exclusive: false) { job.run(on: self) }
+        DrainFrame.with(self, exclusive: false) { job.runConsumingReference(on: self) }
         itemCompleted()
     }
 

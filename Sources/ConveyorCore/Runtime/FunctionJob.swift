@@ -12,15 +12,16 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
     // never two accesses at once, so no run-time exclusivity checks.
     @exclusivity(unchecked) var function: Function
     @exclusivity(unchecked) var context: UnsafeMutableRawPointer?
-    /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
-    @exclusivity(unchecked) unowned(unsafe) var group: DispatchGroup?
+    /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`);
+    /// `Unmanaged` for the reason given at `ClosureJob.group`.
+    @exclusivity(unchecked) var group: Unmanaged<DispatchGroup>?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?,
                  function: @escaping Function, context: UnsafeMutableRawPointer?) {
         self.function = function
         self.context = context
-        self.group = group
-        super.init(band: band, isBarrier: isBarrier)
+        self.group = group.map(Unmanaged.passUnretained)
+        super.init(band: band, isBarrier: isBarrier, isFunctionJob: true)
     }
 
     /// A job for `function(context)`: a recycled one when the thread's cache has one.
@@ -30,7 +31,7 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
         if let job = JobCache.withCurrent({ $0.takeFunctionJob() }) {
             job.band = band
             job.isBarrier = isBarrier
-            job.group = group
+            job.group = group.map(Unmanaged.passUnretained)
             job.function = function
             job.context = context
             return job
@@ -38,12 +39,12 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
         return FunctionJob(band: band, isBarrier: isBarrier, group: group, function: function, context: context)
     }
 
-    override func run(on queue: DispatchQueue?) {
+    /// Calls the function and leaves the group. Writes nothing in the job: the fields
+    /// keep their values until reuse overwrites them (`make`); the function and context
+    /// own nothing, and the group is not retained (a non-empty group keeps itself alive
+    /// until this leave).
+    override func perform() {
         function(context)
-        if let group { group.leave() }
-        // The function and context own nothing, so a recycled job keeps them until reuse
-        // overwrites them; the group is cleared (it is unowned and may go away).
-        group = nil
-        JobCache.withCurrent { $0.put(self) }
+        group?._withUnsafeGuaranteedRef { $0.leave() }
     }
 }

@@ -38,6 +38,16 @@ class Job: @unchecked Sendable {
     @usableFromInline
     func run(on queue: DispatchQueue?) { fatalError("Job.run must be overridden") }
 
+    /// Runs the job, then gives up the reference the caller took from a list (the caller
+    /// passes it on instead of releasing it): `run` and a release, except that a recycled
+    /// job hands that reference to the thread's job cache, with no atomic operation and no
+    /// write to the job. The caller must not touch the job afterwards.
+    @usableFromInline
+    func runConsumingReference(on queue: DispatchQueue?) {
+        run(on: queue)
+        Unmanaged.passUnretained(self).release()
+    }
+
     /// Whether this job is a thread waiting in `sync` (the drain treats those specially).
     @usableFromInline
     var syncWaiter: SyncWaiter? { nil }
@@ -73,8 +83,26 @@ class Job: @unchecked Sendable {
 /// `FunctionJob` of the C API).
 @usableFromInline
 class RecycledJob: Job, @unchecked Sendable {
-    /// Link in a thread's job cache (touched only by the thread that owns the job).
-    @exclusivity(unchecked) final var cacheNext: RecycledJob?
+    /// Whether the job goes to the cache's stack of function jobs (else closure jobs).
+    final let isFunctionJob: Bool
+
+    init(band: QoSBand, isBarrier: Bool, isFunctionJob: Bool) {
+        self.isFunctionJob = isFunctionJob
+        super.init(band: band, isBarrier: isBarrier)
+    }
+
+    /// The submitted work, once per submission (the subclass's).
+    func perform() { fatalError("RecycledJob.perform must be overridden") }
+
+    override final func run(on queue: DispatchQueue?) {
+        perform()
+        JobCache.withCurrent { $0.put(Unmanaged.passRetained(self)) }
+    }
+
+    override final func runConsumingReference(on queue: DispatchQueue?) {
+        perform()
+        JobCache.withCurrent { $0.put(Unmanaged.passUnretained(self)) }
+    }
 }
 
 /// A closure submitted with `async`, with the group it belongs to, if any. Finished
@@ -86,12 +114,15 @@ final class ClosureJob: RecycledJob, @unchecked Sendable {
     // One thread at a time, as `Job`'s fields: no run-time exclusivity checks.
     @exclusivity(unchecked) @usableFromInline var body: () -> Void
     /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var group: DispatchGroup?
+    /// `Unmanaged`, not `unowned(unsafe)`: calling through an `unowned(unsafe)` reference
+    /// still retains and releases it around the call, an atomic pair on a line every
+    /// worker leaving the group shares (a tenth of dispatch_group_async_f bursts).
+    @exclusivity(unchecked) @usableFromInline var group: Unmanaged<DispatchGroup>?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
         self.body = body
-        self.group = group
-        super.init(band: band, isBarrier: isBarrier)
+        self.group = group.map(Unmanaged.passUnretained)
+        super.init(band: band, isBarrier: isBarrier, isFunctionJob: false)
     }
 
     /// A job for `body`: a recycled one when the thread's cache has one.
@@ -100,7 +131,7 @@ final class ClosureJob: RecycledJob, @unchecked Sendable {
         if let job = JobCache.withCurrent({ $0.take() }) {
             job.band = band
             job.isBarrier = isBarrier
-            job.group = group
+            job.group = group.map(Unmanaged.passUnretained)
             job.body = body
             return job
         }
@@ -119,14 +150,12 @@ final class ClosureJob: RecycledJob, @unchecked Sendable {
     /// returns may count on the captured objects being gone (as with libdispatch, which
     /// releases the block before `dispatch_group_leave`); leaving first let them outlive
     /// the wait in most rounds.
-    override func run(on queue: DispatchQueue?) {
+    override func perform() {
         runAndReleaseBody()   // the closure's context is released now, before anyone is told
         // Not retained (no atomic pair on a group all workers share): a non-empty group
-        // keeps itself alive until this leave.
-        unowned(unsafe) let group = self.group
-        self.group = nil
-        group?.leave()
-        JobCache.withCurrent { $0.put(self) }
+        // keeps itself alive until this leave. The field keeps the stale value until the
+        // job is reused (`make` overwrites it): no write to the job here.
+        group?._withUnsafeGuaranteedRef { $0.leave() }
     }
 
     /// Moves the closure out of the job (no retain: `swap` on the unchecked field), calls

@@ -6,9 +6,16 @@ import Synchronization
 /// per-thread cache of continuations for the same reason: cross-thread `malloc`/`free`
 /// pairs are a large part of the cost of a task).
 ///
-/// Each thread keeps a short list. A thread that runs more jobs than it submits (a
+/// Each thread keeps a short stack. A thread that runs more jobs than it submits (a
 /// worker) hands batches to a shared depot; a thread that submits more than it runs (a
 /// producer) takes batches from it.
+///
+/// Invariant: a cached job is held by one reference that the cache owns, as a raw
+/// pointer in the cache's own array. Putting a job in and taking it out writes nothing in
+/// the job: no link field, no reference count. A worker that runs a job another core
+/// submitted then only reads the job's cache line, and recycling it costs no atomic
+/// operation (a retain into the cache was a tenth of `dispatch_async_f` bursts, most of
+/// it the write that took the line back from the submitting core).
 final class JobCache {
     private let closures = JobStack(depot: .closures)
     private let functions = JobStack(depot: .functions)
@@ -34,131 +41,132 @@ final class JobCache {
     /// A recycled closure job, or nil when none is at hand.
     @inline(__always)
     func take() -> ClosureJob? {
-        guard let job = closures.take() else { return nil }
-        return unsafeDowncast(job, to: ClosureJob.self)
+        guard let raw = closures.take() else { return nil }
+        return Unmanaged<ClosureJob>.fromOpaque(raw).takeRetainedValue()
     }
 
-    /// Keeps a finished closure job for reuse.
+    /// Keeps a finished job for reuse, taking over the reference `job` holds.
     @inline(__always)
-    func put(_ job: ClosureJob) { closures.put(job) }
+    func put(_ job: Unmanaged<RecycledJob>) {
+        if job._withUnsafeGuaranteedRef({ $0.isFunctionJob }) {
+            functions.put(job.toOpaque())
+        } else {
+            closures.put(job.toOpaque())
+        }
+    }
 
     /// A recycled function job (C API), or nil when none is at hand.
     @inline(__always)
     func takeFunctionJob() -> FunctionJob? {
-        guard let job = functions.take() else { return nil }
-        return unsafeDowncast(job, to: FunctionJob.self)
+        guard let raw = functions.take() else { return nil }
+        return Unmanaged<FunctionJob>.fromOpaque(raw).takeRetainedValue()
     }
-
-    /// Keeps a finished function job for reuse.
-    @inline(__always)
-    func put(_ job: FunctionJob) { functions.put(job) }
 }
 
-/// One thread's list of recycled jobs of one kind, with the depot it trades batches with.
-/// A class, not a struct held in `JobCache`: a mutating call on a class's stored struct is
-/// an exclusive access that Swift checks at run time (`swift_beginAccess` on every take
-/// and put), which a class's own stored properties here avoid.
+/// One thread's stack of recycled jobs of one kind (owned references, as raw pointers),
+/// with the depot it trades batches with. A class, not a struct held in `JobCache`: a
+/// mutating call on a class's stored struct is an exclusive access that Swift checks at
+/// run time (`swift_beginAccess` on every take and put), which a class's own stored
+/// properties here avoid.
 final class JobStack {
-    private static let batchSize = 64
+    static let batchSize = 64
     private static let limit = 256
 
     private let depot: JobDepot
+    private let slots = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: JobStack.limit)
     // Only the owning thread touches a stack (a thread-local cache), so the run-time
-    // exclusivity checks on these would guard nothing.
-    @exclusivity(unchecked) private var head: RecycledJob?
+    // exclusivity checks on this would guard nothing.
     @exclusivity(unchecked) private var count = 0
 
     init(depot: JobDepot) { self.depot = depot }
 
-    @inline(__always)
-    func take() -> RecycledJob? {
-        if head == nil, !refill() { return nil }
-        let job = head.unsafelyUnwrapped
-        head = job.cacheNext
-        job.cacheNext = nil
-        count -= 1
-        return job
-    }
+    deinit { slots.deallocate() }
 
     @inline(__always)
-    func put(_ job: RecycledJob) {
-        job.cacheNext = head
-        head = job
-        count += 1
-        if count >= Self.limit { spill() }
-    }
-
-    private func refill() -> Bool {
-        guard let (first, taken) = depot.takeBatch() else { return false }
-        head = first
-        count = taken
-        return true
-    }
-
-    /// Moves one batch to the depot.
-    private func spill() {
-        var batch: RecycledJob? = nil
-        for _ in 0..<Self.batchSize {
-            let job = head.unsafelyUnwrapped
-            head = job.cacheNext
-            job.cacheNext = batch
-            batch = job
+    func take() -> UnsafeMutableRawPointer? {
+        if count == 0 {
+            count = depot.takeBatch(into: slots)
+            if count == 0 { return nil }
         }
+        count -= 1
+        return slots[count]
+    }
+
+    @inline(__always)
+    func put(_ job: UnsafeMutableRawPointer) {
+        slots[count] = job
+        count += 1
+        if count == Self.limit { spill() }
+    }
+
+    /// Moves the oldest batch to the depot (the newest, likelier in this core's cache, stay).
+    private func spill() {
+        depot.giveBatch(from: slots)
+        (slots).update(from: slots + Self.batchSize, count: count - Self.batchSize)
         count -= Self.batchSize
-        depot.giveBatch(batch.unsafelyUnwrapped, count: Self.batchSize)
     }
 
     /// The thread is exiting: full batches go to the depot, the rest is freed.
     func drainToDepot() {
-        while count >= Self.batchSize { spill() }
-        JobDepot.release(chain: head)
-        head = nil
+        while count >= Self.batchSize {
+            depot.giveBatch(from: slots + (count - Self.batchSize))
+            count -= Self.batchSize
+        }
+        JobDepot.release(slots, count: count)
         count = 0
     }
 }
 
-/// The shared store of job batches between threads' caches (one per job kind).
+/// The shared store of job batches between threads' caches (one per job kind): up to
+/// `maxBatches` batches of `JobStack.batchSize` owned references, copied in and out
+/// under a lock (once per batch, not per job).
 final class JobDepot: @unchecked Sendable {
     static let closures = JobDepot()
     static let functions = JobDepot()
-    private static let maxBatches = 64
+    /// 256 batches: 16,384 jobs, about 1.5 MB of them at most, kept after a burst.
+    private static let maxBatches = 256
 
     private let lock = FutexLock()
-    private var batches: [(RecycledJob, Int)] = []   // guarded by lock
-    /// `batches.count`, written under the lock, read without it (see `takeBatch`).
+    private let storage: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    private var batches = 0   // guarded by lock
+    /// `batches`, written under the lock, read without it (see `takeBatch`).
     private let batchCount = Atomic<Int>(0)
 
-    private init() { batches.reserveCapacity(Self.maxBatches) }
+    private init() {
+        storage = .allocate(capacity: Self.maxBatches * JobStack.batchSize)
+    }
 
-    func takeBatch() -> (RecycledJob, Int)? {
+    /// Copies one batch into `slots` and returns its size (0 when the depot is empty).
+    func takeBatch(into slots: UnsafeMutablePointer<UnsafeMutableRawPointer>) -> Int {
         // A producer whose cache ran dry asks here on every submission; while the depot is
         // empty, the hint answers without the lock (a locked CAS per submission showed in
         // profiles of dispatch_async_f bursts). The hint is written under the lock; reading
         // a stale zero only costs one allocation, never a job: nothing waits on it.
-        if batchCount.load(ordering: .relaxed) == 0 { return nil }
+        if batchCount.load(ordering: .relaxed) == 0 { return 0 }
         return lock.withLock {
-            let batch = batches.popLast()
-            batchCount.store(batches.count, ordering: .relaxed)
-            return batch
+            if batches == 0 { return 0 }
+            batches -= 1
+            batchCount.store(batches, ordering: .relaxed)
+            slots.update(from: storage + batches * JobStack.batchSize, count: JobStack.batchSize)
+            return JobStack.batchSize
         }
     }
 
-    func giveBatch(_ first: RecycledJob, count: Int) {
+    /// Takes over the batch at `slots` (`JobStack.batchSize` references); frees it when
+    /// the depot is full.
+    func giveBatch(from slots: UnsafeMutablePointer<UnsafeMutableRawPointer>) {
         let kept = lock.withLock { () -> Bool in
-            guard batches.count < Self.maxBatches else { return false }
-            batches.append((first, count))
-            batchCount.store(batches.count, ordering: .relaxed)
+            guard batches < Self.maxBatches else { return false }
+            (storage + batches * JobStack.batchSize).update(from: slots, count: JobStack.batchSize)
+            batches += 1
+            batchCount.store(batches, ordering: .relaxed)
             return true
         }
-        if !kept { Self.release(chain: first) }
+        if !kept { Self.release(slots, count: JobStack.batchSize) }
     }
 
-    /// Frees a chain of jobs one by one (a long chain released at once would recurse).
-    static func release(chain: RecycledJob?) {
-        var job = chain
-        while let current = job {
-            job = current.cacheNext
-            current.cacheNext = nil
-        }
+    /// Drops the references at `slots`, freeing the jobs.
+    static func release(_ slots: UnsafeMutablePointer<UnsafeMutableRawPointer>, count: Int) {
+        for index in 0..<count { Unmanaged<RecycledJob>.fromOpaque(slots[index]).release() }
     }
 }

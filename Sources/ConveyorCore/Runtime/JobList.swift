@@ -10,15 +10,30 @@ import Synchronization
 @usableFromInline
 struct JobList: ~Copyable, @unchecked Sendable {
     @usableFromInline let head = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// Keeps `head` (written by the consumer on every pop) and `tail` (exchanged by every
+    /// producer) on different cache lines, as libdispatch separates a queue's items head
+    /// and tail. On one line, each pop and each push took the line from the other core
+    /// (a serial `dispatch_async_f` burst spent most of the producer's time in its one
+    /// exchange).
+    private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     @usableFromInline let tail = Atomic<UnsafeMutableRawPointer?>(nil)
 
     init() {}
 
     /// Appends a job; returns true when the list was empty before (the caller must wake the consumer).
+    /// Takes `job` (consuming: a caller that passes its last use hands its reference to
+    /// the list, and the retain here cancels against that reference's end, no atomic pair).
     @inline(__always)
-    func push(_ job: Job) -> Bool {
-        let node = job.retainedPointer()
-        job.next.store(nil, ordering: .relaxed)
+    func push(_ job: consuming Job) -> Bool {
+        push(retained: Unmanaged.passRetained(consume job))
+    }
+
+    /// Appends a job whose reference the caller hands over; returns true when the list was
+    /// empty before.
+    @inline(__always)
+    func push(retained job: Unmanaged<Job>) -> Bool {
+        job._withUnsafeGuaranteedRef { $0.next.store(nil, ordering: .relaxed) }
+        let node = job.toOpaque()
         if let previous = tail.exchange(node, ordering: .acquiringAndReleasing) {
             Self.link(previous, to: node)
             return false
@@ -38,9 +53,25 @@ struct JobList: ~Copyable, @unchecked Sendable {
     }
 
     /// Removes and returns the first job. Consumer only.
-    func pop() -> Job? {
+    ///
+    /// With `awaitingLink`, a first job with no successor yet is given a moment (a few
+    /// hundred nanoseconds) for a producer in mid-burst to link the next one before the
+    /// consumer swings the tail back to empty. A drain that caught up with its producer
+    /// otherwise competes for the tail on every job: the compare-and-swap here and the
+    /// producer's exchange move the tail's line between the two cores each time (half of
+    /// a `dispatch_async_f` burst's time went to those two instructions). The caller
+    /// would linger for the next job anyway (`lingerForMoreItems`).
+    func pop(awaitingLink: Bool = false) -> Job? {
         guard let first = loadHead() else { return nil }
-        if let next = Self.next(of: first) {
+        var successor = Self.next(of: first)
+        if successor == nil && awaitingLink {
+            for _ in 0..<16 {
+                cnv_cpu_relax()
+                successor = Self.next(of: first)
+                if successor != nil { break }
+            }
+        }
+        if let next = successor {
             head.store(next, ordering: .relaxed)
             return Job.takeRetained(first)
         }

@@ -18,9 +18,14 @@ final class InjectionQueue: @unchecked Sendable {
 
     var isEmpty: Bool { list.isEmpty }
 
-    func push(_ job: Job) {
+    /// Appends a job whose reference the caller hands over; returns true when the queue
+    /// was empty before (see `WorkerPool.inject`).
+    @discardableResult
+    func push(retained job: Unmanaged<Job>) -> Bool {
         // The wait that aging measures starts when the band becomes non-empty.
-        if list.push(job) { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
+        guard list.push(retained: job) else { return false }
+        lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed)
+        return true
     }
 
     /// Takes the oldest job and moves up to `batch` more into `ring` (the caller's own).

@@ -86,7 +86,9 @@ final class Worker: @unchecked Sendable {
                     break
                 }
                 inJob.store(true, ordering: .relaxed)
-                run(job)
+                // The pool's reference goes on to the job (`runConsumingReference`): the
+                // retain here and the end of `job`'s lifetime right after it cancel out.
+                run(Unmanaged.passRetained(consume job))
                 inJob.store(false, ordering: .relaxed)
                 if pool.hasSurplusWorkers, pool.retire(self) == false { break }
                 continue
@@ -106,17 +108,20 @@ final class Worker: @unchecked Sendable {
         return !cannotLowerNice
     }
 
+    /// Runs `job` and gives up the reference passed in (see `Job.runConsumingReference`).
     @inline(__always)
-    private func run(_ job: Job) {
-        let nice = job.band.niceValue
-        if nice != currentNice && !(nice < currentNice && cannotLowerNice) { adjustNice(nice) }
-        progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-        runningBand = job.band
-        if let queue = job.redirectQueue {
-            job.redirectQueue = nil
-            queue.runRedirected(job)
-        } else {
-            job.run(on: nil)
+    private func run(_ job: Unmanaged<Job>) {
+        job._withUnsafeGuaranteedRef { job in
+            let nice = job.band.niceValue
+            if nice != currentNice && !(nice < currentNice && cannotLowerNice) { adjustNice(nice) }
+            progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+            runningBand = job.band
+            if let queue = job.redirectQueue {
+                job.redirectQueue = nil
+                queue.runRedirected(job)
+            } else {
+                job.runConsumingReference(on: nil)
+            }
         }
     }
 

@@ -80,12 +80,12 @@ extension WorkerPool {
     func exitPolite(_ worker: Worker, handingBack job: Job) {
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let held = Job.takeRetained(raw)
-            injection[Int(held.band.rawValue)].push(held)
+            _ = pushInjected(held)
         }
         while let queued = worker.local.pop() {
-            injection[Int(queued.band.rawValue)].push(queued)
+            _ = pushInjected(queued)
         }
-        injection[Int(job.band.rawValue)].push(job)
+        _ = pushInjected(job)
         // From here on this thread is not `worker`: once the lock is released, a new
         // thread may take the slot and reset its owner-thread state.
         cnv_tls_set_context(nil)

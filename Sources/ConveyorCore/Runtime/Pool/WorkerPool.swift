@@ -21,7 +21,10 @@ final class WorkerPool: @unchecked Sendable {
     /// How long a parked thread waits for work before it exits.
     let idleTimeoutNanoseconds: Int64 = 10_000_000_000
 
-    let injection: [InjectionQueue]
+    /// One shared queue per band, alive as long as the pool (for ever). Held `Unmanaged`
+    /// and used through `injectionQueue(_:_:)`: every thread touches them, and a retain and
+    /// release around each use was an atomic pair on the queue's own header line.
+    let injection: [Unmanaged<InjectionQueue>]
     private let slots: UnsafeMutablePointer<UInt>
     let slotCount = Atomic<Int>(0)
 
@@ -44,7 +47,7 @@ final class WorkerPool: @unchecked Sendable {
     private init() {
         cpuCount = ThreadInfo.cpuCount
         maxThreads = max(255, cpuCount * 4)
-        injection = QoSBand.allCases.map { _ in InjectionQueue() }
+        injection = QoSBand.allCases.map { _ in Unmanaged.passRetained(InjectionQueue()) }
         slots = .allocate(capacity: maxThreads)
         slots.initialize(repeating: 0, count: maxThreads)
         cnv_fork_guard_arm()
@@ -59,8 +62,16 @@ final class WorkerPool: @unchecked Sendable {
 
     @inline(__always)
     func worker(at index: Int) -> Worker {
+        workerRef(at: index).takeUnretainedValue()
+    }
+
+    /// The worker in slot `index`, not retained (workers live as long as the pool): the
+    /// form for loops over all workers on hot paths, where a retain and release of each
+    /// worker would be an atomic pair on a line its own thread writes.
+    @inline(__always)
+    func workerRef(at index: Int) -> Unmanaged<Worker> {
         let raw = cnv_atomic_load_slot_acquire(slots + index)
-        return Unmanaged<Worker>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!).takeUnretainedValue()
+        return Unmanaged<Worker>.fromOpaque(UnsafeRawPointer(bitPattern: raw)!)
     }
 
     // MARK: submitting
@@ -82,7 +93,7 @@ final class WorkerPool: @unchecked Sendable {
     /// jobs run; it wakes itself for a slot whose owner is still inside the job it ran at
     /// the previous look, and a searcher that has looked for a few microseconds may take
     /// a slot whose owner is inside a job (Go's `runnext` rule).
-    func submit(_ job: Job) {
+    func submit(_ job: consuming Job) {
         if cnv_is_forked_child() != 0 {
             preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
         }
@@ -131,9 +142,17 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Puts `job` on its band's shared queue and wakes a worker if needed.
-    func inject(_ job: Job) {
-        injection[Int(job.band.rawValue)].push(job)
-        notifyWorkAvailable()
+    ///
+    /// Only the push that makes the queue non-empty looks for a worker to wake, as
+    /// libdispatch's root queue push pokes only on empty: a burst from one thread then
+    /// costs no fence and no read of the pool's busiest counters per job (they move with
+    /// every search, so each read was a cache miss: a third of the producer's time in
+    /// `dispatch_group_async_f` bursts). A push onto a non-empty queue needs no wake-up of
+    /// its own: the job stays visible (`hasVisibleWork`) until taken, and whoever made the
+    /// queue non-empty woke or found a worker, which wakes the next one when it leaves work
+    /// behind (`popInjection`, `stopSearching`, `park`).
+    func inject(_ job: consuming Job) {
+        if pushInjected(job) { notifyWorkAvailable() }
     }
 
     /// After new work: wake a parked worker (or start one) unless someone already searches
@@ -245,37 +264,6 @@ final class WorkerPool: @unchecked Sendable {
         return search(for: worker)
     }
 
-    /// How long a band's shared queue may hold work without being served while more
-    /// important bands are served (aging: issue 11, finding 4).
-    static let agingNanoseconds: UInt64 = 2_000_000
-
-    /// The most important band's job, unless a less important band has waited longer than
-    /// `agingNanoseconds` since it was last served: then that band goes first.
-    ///
-    /// Invariant: priority orders work but never starves it. Every non-empty band is
-    /// served at least once per `agingNanoseconds` of looking (plus one job's run time).
-    @inline(__always)
-    func popInjection(for worker: Worker) -> Job? {
-        var first = -1
-        for index in injection.indices where !injection[index].isEmpty {
-            if first < 0 {
-                first = index
-                continue
-            }
-            // `lastServed` may be a hair newer than `now` (another thread just served it).
-            let now = Clock.monotonicNanoseconds(), lastServed = injection[index].lastServedNanoseconds
-            if now > lastServed && now - lastServed > Self.agingNanoseconds,
-               let job = injection[index].pop(movingUpTo: 0, into: nil) {
-                return job
-            }
-        }
-        if first >= 0, let job = injection[first].pop(movingUpTo: 15, into: worker.local) { return job }
-        for queue in injection.dropFirst(first + 1) where !queue.isEmpty {
-            if let job = queue.pop(movingUpTo: 15, into: worker.local) { return job }
-        }
-        return nil
-    }
-
     private func search(for worker: Worker) -> Job? {
         if !worker.isSearching {
             // At most about half of the running workers search at once.
@@ -312,14 +300,17 @@ final class WorkerPool: @unchecked Sendable {
         if count < 2 { return nil }
         let start = Int(worker.nextRandom() % UInt32(count))
         for offset in 0..<count {
-            let victim = self.worker(at: (start + offset) % count)
-            if victim === worker { continue }
-            if !victim.local.isEmpty, let job = victim.local.steal(into: worker.local) { return job }
-            if includingLIFO, victim.inJob.load(ordering: .relaxed),
-               victim.lifoSlot.load(ordering: .relaxed) != nil,
-               let raw = victim.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-                return Job.takeRetained(raw)
+            let taken = workerRef(at: (start + offset) % count)._withUnsafeGuaranteedRef { victim -> Job? in
+                if victim === worker { return nil }
+                if !victim.local.isEmpty, let job = victim.local.steal(into: worker.local) { return job }
+                if includingLIFO, victim.inJob.load(ordering: .relaxed),
+                   victim.lifoSlot.load(ordering: .relaxed) != nil,
+                   let raw = victim.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
+                    return Job.takeRetained(raw)
+                }
+                return nil
             }
+            if let taken { return taken }
         }
         return nil
     }
@@ -327,12 +318,13 @@ final class WorkerPool: @unchecked Sendable {
     /// Whether any queue of the pool holds a job (a racy look). LIFO slots count only
     /// when asked: they belong to a running worker, which will run them itself.
     func hasVisibleWork(includingLIFO: Bool = false) -> Bool {
-        for queue in injection where !queue.isEmpty { return true }
+        for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) { return true }
         let count = slotCount.load(ordering: .acquiring)
         for index in 0..<count {
-            let worker = worker(at: index)
-            if !worker.local.isEmpty { return true }
-            if includingLIFO && worker.lifoSlot.load(ordering: .relaxed) != nil { return true }
+            let busy = workerRef(at: index)._withUnsafeGuaranteedRef { worker in
+                !worker.local.isEmpty || (includingLIFO && worker.lifoSlot.load(ordering: .relaxed) != nil)
+            }
+            if busy { return true }
         }
         return false
     }
@@ -467,10 +459,10 @@ final class WorkerPool: @unchecked Sendable {
         worker.inConveyorWait.store(true, ordering: .relaxed)
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let job = Job.takeRetained(raw)
-            injection[Int(job.band.rawValue)].push(job)
+            _ = pushInjected(job)
         }
         while let job = worker.local.pop() {
-            injection[Int(job.band.rawValue)].push(job)
+            _ = pushInjected(job)
         }
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         if hasVisibleWork() { notifyWorkAvailable() }
