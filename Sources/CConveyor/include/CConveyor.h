@@ -33,6 +33,30 @@ static inline void cnv_atomic_store_slot(uintptr_t *slot, uintptr_t value) { __a
 static inline uintptr_t cnv_atomic_load_slot_acquire(uintptr_t *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
 static inline void cnv_atomic_store_slot_release(uintptr_t *slot, uintptr_t value) { __atomic_store_n(slot, value, __ATOMIC_RELEASE); }
 
+// MARK: group counter
+
+/// A dispatch group's state word (as libdispatch keeps it): the low 32 bits hold the
+/// number of tasks *negated*, the high 32 bits the generation. `enter` subtracts one from
+/// the low half alone (a 32-bit operation: 0 wraps to 0xFFFFFFFF without borrowing from
+/// the generation); `leave` adds one to the whole word, so the leave that empties the
+/// group (low half 0xFFFFFFFF) carries into the generation in the same atomic step. Both
+/// are single read-modify-writes, no compare-and-swap loop on a line the submitting thread
+/// and every worker write. Mixed-size atomics on one word, as libdispatch uses them;
+/// little-endian only (the low half is the first four bytes).
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cnv_group_*: the low half of the state word must be its first four bytes"
+#endif
+/// Counts one task in; returns the low half before (0: the group was empty).
+static inline uint32_t cnv_group_enter(uint64_t *state) {
+    return __atomic_fetch_sub((uint32_t *)state, 1, __ATOMIC_ACQ_REL);
+}
+/// Counts one task out; returns the whole word before (low half 0xFFFFFFFF: this leave
+/// emptied the group and started the next generation; 0: unbalanced).
+static inline uint64_t cnv_group_leave(uint64_t *state) {
+    return __atomic_fetch_add(state, 1, __ATOMIC_SEQ_CST);
+}
+static inline uint64_t cnv_group_load(uint64_t *state) { return __atomic_load_n(state, __ATOMIC_SEQ_CST); }
+
 // MARK: threads
 
 int32_t cnv_gettid(void);

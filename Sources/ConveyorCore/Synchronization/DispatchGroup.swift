@@ -1,3 +1,4 @@
+import CConveyor
 import Synchronization
 
 /// A set of tasks watched as one: `enter()` and `leave()` count work in and out; `wait()`
@@ -10,9 +11,11 @@ import Synchronization
 /// was entered again at once, and a `notify` registered while the group holds work is
 /// run by the `leave()` that empties that generation, never by an earlier one.
 public final class DispatchGroup: DispatchObject, @unchecked Sendable {
-    /// Low 32 bits: tasks in the group. High 32 bits: generation, bumped each time the
-    /// count returns to zero (wrapping).
-    private let state = Atomic<UInt64>(0)
+    /// Low 32 bits: the number of tasks in the group, negated (modulo 2^32). High 32 bits:
+    /// generation, bumped each time the count returns to zero (wrapping). Only touched
+    /// through `cnv_group_*` (CConveyor.h says why the count is negated), on a cache line
+    /// of its own: the submitting thread and every worker write it.
+    private let state: UnsafeMutablePointer<UInt64>
     /// Threads inside `wait` now, so an emptying `leave()` makes a wake-up call only
     /// when someone sleeps.
     private let waiters = Atomic<Int>(0)
@@ -28,19 +31,25 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
         let job: Job
     }
 
-    private static let countMask: UInt64 = 0xFFFF_FFFF
-    private static let generationUnit: UInt64 = 1 << 32
+    private static let lineSize = 64
 
     @inline(__always)
-    private static func count(_ state: UInt64) -> UInt64 { state & countMask }
+    private static func count(_ state: UInt64) -> UInt64 { UInt64(0 &- UInt32(truncatingIfNeeded: state)) }
 
     @inline(__always)
     private static func generation(_ state: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: state >> 32) }
 
     /// Creates an empty group.
-    public override init() { super.init() }
+    public override init() {
+        let line = UnsafeMutableRawPointer.allocate(byteCount: Self.lineSize, alignment: Self.lineSize)
+        state = line.initializeMemory(as: UInt64.self, repeating: 0, count: Self.lineSize / 8)
+        super.init()
+    }
 
-    deinit { wakeWord.deallocate() }
+    deinit {
+        wakeWord.deallocate()
+        UnsafeMutableRawPointer(state).deallocate()
+    }
 
     /// Counts one more task in.
     ///
@@ -48,34 +57,28 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     /// makes it non-empty retains it and the `leave()` that empties it releases it, so
     /// the work in the group need not retain it for every task.
     public func enter() {
-        let before = state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-        if Self.count(before) == 0 {
+        let before = cnv_group_enter(state)
+        if before == 0 {
             _ = Unmanaged.passUnretained(self).retain()
-        } else if Self.count(before) == Self.countMask {
+        } else if before == 1 {
+            // 2^32 - 1 tasks in: one more would read as an empty group.
             preconditionFailure("Conveyor: too many nested calls to DispatchGroup.enter()")
         }
     }
 
     /// Counts one task out. Leaving more often than entered traps.
     public func leave() {
-        var current = state.load(ordering: .relaxed)
-        while true {
-            let count = Self.count(current)
-            if count == 0 {
-                preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
-            }
-            // The leave that empties the group starts the next generation in the same step.
-            let next = count == 1 ? (current &- 1) &+ Self.generationUnit : current &- 1
-            let (exchanged, seen) = state.compareExchange(
-                expected: current, desired: next, ordering: .sequentiallyConsistent)
-            if exchanged {
-                if count == 1 {
-                    didEmpty(endedGeneration: Self.generation(current))
-                    Unmanaged.passUnretained(self).release()   // balances the emptying enter()
-                }
-                return
-            }
-            current = seen
+        // One atomic add; the leave that empties the group carries into the generation
+        // (the next one starts in the same step).
+        let before = cnv_group_leave(state)
+        switch UInt32(truncatingIfNeeded: before) {
+        case 0:
+            preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
+        case .max:
+            didEmpty(endedGeneration: Self.generation(before))
+            Unmanaged.passUnretained(self).release()   // balances the emptying enter()
+        default:
+            break
         }
     }
 
@@ -130,7 +133,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
         // Reading the state under the lock orders this against the emptying leave's
         // sweep: that leave changes the state first, then takes the lock.
         let runNow = lock.withLock { () -> Bool in
-            let current = state.load(ordering: .sequentiallyConsistent)
+            let current = cnv_group_load(state)
             if Self.count(current) == 0 { return true }
             notifications.append(Notification(generation: Self.generation(current), queue: queue, job: job))
             return false
@@ -139,7 +142,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     }
 
     private func waitUntilEmpty(remaining: () -> Int64?) -> DispatchTimeoutResult {
-        let start = state.load(ordering: .acquiring)
+        let start = cnv_group_load(state)
         if Self.count(start) == 0 { return .success }
         let startGeneration = Self.generation(start)
         waiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
@@ -150,7 +153,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
                 // after the state read bumps the word after it, so the wait cannot sleep
                 // through it.
                 let seen = wakeWord.load()
-                if Self.generation(state.load(ordering: .sequentiallyConsistent)) != startGeneration {
+                if Self.generation(cnv_group_load(state)) != startGeneration {
                     return .success
                 }
                 let left = remaining()
@@ -161,7 +164,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     }
 
     /// Tasks in the group now (a racy look, for tests).
-    var currentCount: Int { Int(Self.count(state.load(ordering: .relaxed))) }
+    var currentCount: Int { Int(Self.count(cnv_group_load(state))) }
 
     /// Threads inside `wait` now (a racy look, for tests).
     var waiterCount: Int { waiters.load(ordering: .relaxed) }
