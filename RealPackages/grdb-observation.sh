@@ -14,11 +14,12 @@
 #   RealPackages/grdb-observation.sh [RUNS]   # RUNS times each (default 3)
 #
 # Prints the pass counts of each run, keeps each run's log in the build folder's logs/, and
-# fails if the Conveyor variant hangs, crashes, or fails a test that is neither listed below
-# as a known failure nor failed on Dispatch in the same invocation. A Dispatch failure not
-# listed as known is printed, not counted.
+# fails if the Conveyor variant hangs in, crashes in or fails a test that is neither listed
+# below as a known failure nor failed on Dispatch in the same invocation (the rule in
+# xctest-compare.sh, shared with nimble-polling.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/RealPackages/xctest-compare.sh"
 runs=${1:-3}
 work="$root/.build-real-packages/grdb-observation"
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -194,18 +195,6 @@ for variant in OnDispatch OnConveyor; do
 done
 echo "build: $(( $(date +%s) - start )) s"
 
-# Prints "Class.test" for each failed test of an XCTest log.
-failed_tests() {
-    grep -E "^Test Case '.*' failed" | sed -E "s/^Test Case '([^']*)' failed.*/\1/" | sort -u
-}
-is_known() {
-    local test=$1 entry
-    for entry in "${known_dispatch_failures[@]}"; do
-        [ "${entry%%:*}" = "$test" ] && return 0
-    done
-    return 1
-}
-
 # The concurrency suites make two iterations of DispatchQueue.concurrentPerform wait for
 # each other (semaphores): with one CPU in the affinity mask both libraries run the
 # iterations one after the other on the caller, and the test deadlocks, on Dispatch as on
@@ -215,48 +204,13 @@ if [ "$(nproc)" -lt 2 ]; then
     echo "one CPU: the concurrency suites (concurrentPerform rendezvous) are skipped"
     skip_args=(--skip 'DatabasePoolConcurrencyTests|DatabaseQueueTests|DatabaseSnapshotTests|\.ConcurrencyTests')
 fi
-echo "logs: $work/logs/"
-status=0
-declare -A dispatch_failed=()
+logs="$work/logs"
+mkdir -p "$logs"
+rm -f "$logs"/On*-[0-9]*.log "$logs"/On*-[0-9]*.failed
+echo "logs: $logs/"
 for variant in OnDispatch OnConveyor; do
     for run in $(seq 1 "$runs"); do
-        start=$(date +%s)
-        log=$(timeout -k 10 "$run_timeout" swift test --skip-build --package-path "$variant" "${skip_args[@]}" 2>&1) && code=0 || code=$?
-        seconds=$(( $(date +%s) - start ))
-        mkdir -p logs && echo "$log" > "logs/$variant-$run.log"
-        # The run's total follows the end of the top suite ('Selected tests' when some are
-        # skipped); without it the
-        # process crashed or hung.
-        summary=$(echo "$log" | grep -A1 -E "^Test Suite '(All|Selected) tests' (passed|failed)" | tail -1 | sed 's/^[[:space:]]*//')
-        last_started=$(echo "$log" | grep -E "^Test Case .* started" | tail -1 | sed -E "s/^Test Case '([^']*)'.*/\1/")
-        if [ "$code" = 124 ] || [ "$code" = 137 ]; then
-            summary="HUNG (killed after ${run_timeout} s) in $last_started"
-        elif [ -z "$summary" ]; then
-            summary="CRASHED in $last_started: $(echo "$log" | grep -m1 -E "Fatal error|Program crashed")"
-        fi
-        echo "$variant run $run (${seconds} s): ${summary:-no summary (exit $code)}"
-        # Only Conveyor's hangs, crashes and failures fail the script: one on Dispatch is
-        # printed (it says nothing about Conveyor, and must not fail CI by itself).
-        case "$variant:$summary" in OnConveyor:HUNG*|OnConveyor:CRASHED*) status=1 ;; esac
-        while read -r test; do
-            [ -n "$test" ] || continue
-            if [ "$variant" = OnDispatch ]; then
-                dispatch_failed[$test]=1
-                if is_known "$test"; then
-                    echo "  known failure on Dispatch: $test"
-                else
-                    echo "  FAILED on Dispatch (not listed as known; not counted against Conveyor): $test"
-                fi
-            elif is_known "$test"; then
-                echo "  known failure on Dispatch too: $test"
-            elif [ -n "${dispatch_failed[$test]:-}" ]; then
-                echo "  also failed on Dispatch in this invocation: $test"
-            else
-                echo "  FAILED on Conveyor only: $test"
-                { echo "$log" | grep -F "error: $test" | head -3 | sed 's/^/    /'; } || true
-                status=1
-            fi
-        done <<< "$(echo "$log" | failed_tests)"
+        xctest_run "$variant" "$run" "$work/$variant" "$logs" "$run_timeout" "${skip_args[@]}"
     done
 done
-exit $status
+xctest_judge "$logs" "${known_dispatch_failures[@]}"

@@ -30,10 +30,12 @@
 # timeout (150 ms per waitUntil; the test allows 60 s for 1000). The toolchain's Dispatch
 # loses that race too when done() comes after the blocker waits (a Thread or asyncAfter).
 #
-# Prints the pass and fail counts of each run, and fails if the Conveyor variant fails (or
-# hangs in) a test that passed in every Dispatch run.
+# Prints the pass and fail counts of each run, and fails if the Conveyor variant fails,
+# hangs in or crashes in a test that passed in every Dispatch run and is not listed below as
+# timing-dependent (the rule in xctest-compare.sh, shared with grdb-observation.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/RealPackages/xctest-compare.sh"
 runs=${1:-3}
 version=${NIMBLE_VERSION:-13.8.0}
 work="$root/.build-real-packages/nimble-polling"
@@ -134,54 +136,17 @@ SWIFT
     echo "$variant (Nimble $version) build: $(( $(date +%s) - started )) s"
 }
 
-# One run of one variant: prints its counts and lists its failed tests in
-# $logs/$variant-$run.failed (a run killed as hung lists HUNG, a crash EXIT-status).
-run_variant() {
-    local variant=$1 run=$2 log="$logs/$1-$2.log" started status=0 passed failed note=""
-    started=$(date +%s)
-    (cd "$work/$variant" && timeout --signal=KILL "$run_timeout" swift test --skip-build) > "$log" 2>&1 || status=$?
-    grep -E "^Test Case '.*' failed \(" "$log" | sed -E "s/^Test Case '([^']+)' failed.*/\1/" \
-        | sort -u > "$logs/$variant-$run.failed" || true
-    passed=$(grep -cE "^Test Case '.*' passed \(" "$log" || true)
-    failed=$(wc -l < "$logs/$variant-$run.failed")
-    if [ "$status" = 137 ]; then
-        note=" (killed after ${run_timeout} s: hung in $(grep -E "^Test Case '.*' started" "$log" | tail -1 | cut -d"'" -f2))"
-        echo HUNG >> "$logs/$variant-$run.failed"
-    elif [ "$status" != 0 ] && { [ "$failed" = 0 ] || ! grep -qE "Executed [0-9]+ tests" "$log"; }; then
-        # A crash (no XCTest summary), even after ordinary failures: the tests after it
-        # never ran, so the run fails whatever those failures were.
-        note=" (exit status $status)"
-        echo "EXIT-$status" >> "$logs/$variant-$run.failed"
-    fi
-    echo "$variant run $run: $passed passed, $failed failed in $(( $(date +%s) - started )) s$note"
-}
-
 prepare OnDispatch
 prepare OnConveyor
 rm -f "$logs"/On*-[0-9]*.log "$logs"/On*-[0-9]*.failed
 for run in $(seq 1 "$runs"); do
-    run_variant OnDispatch "$run"
-    run_variant OnConveyor "$run"
+    xctest_run OnDispatch "$run" "$work/OnDispatch" "$logs" "$run_timeout"
+    xctest_run OnConveyor "$run" "$work/OnConveyor" "$logs" "$run_timeout"
 done
 
-# Failing: a Conveyor failure (or hang) of a test that passed in every Dispatch run.
-cat "$logs"/OnDispatch-*.failed | sort -u > "$logs/dispatch-failed"
-cat "$logs"/OnConveyor-*.failed | sort -u > "$logs/conveyor-failed"
-if [ -s "$logs/dispatch-failed" ]; then
-    echo "failed on Dispatch (not counted against Conveyor):"
-    sed 's/^/  /' "$logs/dispatch-failed"
-fi
 # Tests whose outcome depends on timing on a loaded machine, whatever library runs them
 # (seen failing on Dispatch): printed when they fail, not counted.
-# testToEventuallyDetectsStalledMainThreadActivity: the polled expression sleeps 0.5 s
-# inside a 1 s timeout and expects the stall to be reported.
-printf '%s\n' "PollingTest.testToEventuallyDetectsStalledMainThreadActivity" | sort > "$logs/timing-dependent"
-timing=$(comm -12 "$logs/conveyor-failed" "$logs/timing-dependent")
-[ -z "$timing" ] || echo "failed on Conveyor, timing-dependent (seen failing on Dispatch too; not counted): $timing"
-only_conveyor=$(comm -23 "$logs/conveyor-failed" "$logs/dispatch-failed" | comm -23 - "$logs/timing-dependent")
-if [ -n "$only_conveyor" ]; then
-    echo "failed on Conveyor only (logs in $logs):"
-    echo "$only_conveyor" | sed 's/^/  /'
-    exit 1
-fi
-echo "Conveyor failed no test that passed on Dispatch"
+timing_dependent=(
+    "PollingTest.testToEventuallyDetectsStalledMainThreadActivity: the polled expression sleeps 0.5 s inside a 1 s timeout and expects the stall to be reported"
+)
+xctest_judge "$logs" "${timing_dependent[@]}"

@@ -1,0 +1,84 @@
+# Sourced by the real-package scripts (grdb-observation.sh, nimble-polling.sh): one XCTest
+# run of a variant, and the one rule that decides what counts against Conveyor.
+#
+# The rule: the Conveyor variant fails the script when it fails, hangs in or crashes in a
+# test that did not fail, hang or crash on the toolchain's Dispatch in the same invocation
+# and is not listed as known (a test that fails on Dispatch itself, or whose outcome
+# depends on timing on a loaded machine whatever library runs it). Dispatch's own failures
+# are printed and never counted: they say nothing about Conveyor.
+
+# xctest_run VARIANT RUN DIR LOGS TIMEOUT [SWIFT-TEST-ARGUMENTS...]
+# Runs `swift test --skip-build` in DIR, killed as hung after TIMEOUT seconds. Keeps the
+# output in LOGS/VARIANT-RUN.log and lists the failed tests ("Class.test") in
+# LOGS/VARIANT-RUN.failed, plus "HUNG <test>" for a run that was killed in <test>, or
+# "CRASHED <test>" for one that ended without XCTest's summary (the tests after <test>
+# never ran). Prints one line with the counts.
+xctest_run() {
+    local variant=$1 run=$2 dir=$3 logs=$4 timeout_seconds=$5
+    shift 5
+    local log="$logs/$variant-$run.log" failed_list="$logs/$variant-$run.failed"
+    local started status=0 passed failed last note=""
+    started=$(date +%s)
+    (cd "$dir" && timeout -k 10 "$timeout_seconds" swift test --skip-build "$@") > "$log" 2>&1 || status=$?
+    { grep -E "^Test Case '.*' failed \(" "$log" || true; } \
+        | sed -E "s/^Test Case '([^']+)' failed.*/\1/" | sort -u > "$failed_list"
+    passed=$(grep -cE "^Test Case '.*' passed \(" "$log" || true)
+    failed=$(wc -l < "$failed_list")
+    last=$({ grep -E "^Test Case '.*' started" "$log" || true; } | tail -1 | cut -d"'" -f2)
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        note=" (killed after $timeout_seconds s: hung in ${last:-?})"
+        echo "HUNG ${last:-?}" >> "$failed_list"
+    elif [ "$status" != 0 ] && { [ "$failed" = 0 ] || ! grep -qE "Executed [0-9]+ tests" "$log"; }; then
+        note=" (exit status $status in ${last:-?}: $(grep -m1 -E "Fatal error|Program crashed" "$log" || true))"
+        echo "CRASHED ${last:-?}" >> "$failed_list"
+    fi
+    echo "$variant run $run: $passed passed, $failed failed in $(( $(date +%s) - started )) s$note"
+}
+
+# xctest_judge LOGS [KNOWN...]
+# Applies the rule above to every LOGS/OnDispatch-*.failed and LOGS/OnConveyor-*.failed.
+# Each KNOWN entry is "Class.test: why". Prints what failed where; returns 1 when a
+# failure counts against Conveyor.
+xctest_judge() {
+    local logs=$1
+    shift
+    local known=("$@") test why status=0
+    cat "$logs"/OnDispatch-*.failed 2> /dev/null | sort -u > "$logs/dispatch-failed" || true
+    cat "$logs"/OnConveyor-*.failed 2> /dev/null | sort -u > "$logs/conveyor-failed" || true
+    while read -r test; do
+        [ -n "$test" ] || continue
+        why=$(xctest_known_reason "$test" "${known[@]}")
+        echo "  failed on Dispatch (not counted against Conveyor): $test${why:+ (known: $why)}"
+    done < "$logs/dispatch-failed"
+    while read -r test; do
+        [ -n "$test" ] || continue
+        why=$(xctest_known_reason "$test" "${known[@]}")
+        if [ -n "$why" ]; then
+            echo "  failed on Conveyor, known: $test ($why)"
+        elif grep -qxF "$test" "$logs/dispatch-failed"; then
+            echo "  failed on Conveyor, also on Dispatch in this invocation: $test"
+        else
+            echo "  FAILED on Conveyor only: $test"
+            { grep -hF "error: ${test#* }" "$logs"/OnConveyor-*.log | head -3 | sed 's/^/    /'; } || true
+            status=1
+        fi
+    done < "$logs/conveyor-failed"
+    if [ "$status" = 0 ]; then
+        echo "Conveyor failed no test that passed on Dispatch"
+    else
+        echo "Conveyor failed where Dispatch did not (logs in $logs)"
+    fi
+    return $status
+}
+
+# Prints why TEST is known when it is listed in the KNOWN entries that follow it.
+xctest_known_reason() {
+    local test=$1 entry
+    shift
+    for entry in "$@"; do
+        if [ "${entry%%:*}" = "$test" ]; then
+            echo "${entry#*: }"
+            return
+        fi
+    done
+}
