@@ -1,11 +1,13 @@
 # Sourced by the real-package scripts (grdb-observation.sh, nimble-polling.sh): one XCTest
 # run of a variant, and the one rule that decides what counts against Conveyor.
 #
-# The rule: the Conveyor variant fails the script when it fails, hangs in or crashes in a
-# test that did not fail, hang or crash on the toolchain's Dispatch in the same invocation
-# and is not listed as known (a test that fails on Dispatch itself, or whose outcome
-# depends on timing on a loaded machine whatever library runs it). Dispatch's own failures
-# are printed and never counted: they say nothing about Conveyor.
+# The rule: the Conveyor variant fails the script when a test fails on it that neither
+# failed on the toolchain's Dispatch in the same invocation nor is listed as known (a test
+# that fails on Dispatch itself, or whose outcome depends on timing on a loaded machine
+# whatever library runs it), and when it hangs or crashes in a test, unless Dispatch hung
+# or crashed in that same test in the same invocation (the known list covers failures
+# only). Dispatch's own failures are printed and never counted: they say nothing about
+# Conveyor.
 
 # xctest_run VARIANT RUN DIR LOGS TIMEOUT [SWIFT-TEST-ARGUMENTS...]
 # Runs `swift test --skip-build` in DIR, killed as hung after TIMEOUT seconds. Keeps the
@@ -28,7 +30,9 @@ xctest_run() {
     if [ "$status" = 124 ] || [ "$status" = 137 ]; then
         note=" (killed after $timeout_seconds s: hung in ${last:-?})"
         echo "HUNG ${last:-?}" >> "$failed_list"
-    elif [ "$status" != 0 ] && { [ "$failed" = 0 ] || ! grep -qE "Executed [0-9]+ tests" "$log"; }; then
+    elif [ "$status" != 0 ] && { [ "$failed" = 0 ] || ! grep -qE "^Test Suite '(All|Selected) tests' (passed|failed)" "$log"; }; then
+        # Only the top suite's end says the run finished: every test class prints its own
+        # "Executed N tests", so a crash after a finished class with a failure has one.
         note=" (exit status $status in ${last:-?}: $(grep -m1 -E "Fatal error|Program crashed" "$log" || true))"
         echo "CRASHED ${last:-?}" >> "$failed_list"
     fi

@@ -51,7 +51,9 @@ static inline uint32_t cnv_group_enter(uint64_t *state) {
     return __atomic_fetch_sub((uint32_t *)state, 1, __ATOMIC_ACQ_REL);
 }
 /// Counts one task out; returns the whole word before (low half 0xFFFFFFFF: this leave
-/// emptied the group and started the next generation; 0: unbalanced).
+/// emptied the group and started the next generation; 0: unbalanced). Sequentially
+/// consistent: pairs with `DispatchGroup.waitUntilEmpty`, which counts itself a waiter
+/// and then loads the word (the emptying leave then reads the waiter count and wakes).
 static inline uint64_t cnv_group_leave(uint64_t *state) {
     return __atomic_fetch_add(state, 1, __ATOMIC_SEQ_CST);
 }

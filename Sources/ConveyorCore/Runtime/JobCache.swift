@@ -12,9 +12,9 @@ import Synchronization
 ///
 /// Invariant: a cached job is held by one reference that the cache owns, as a raw
 /// pointer in the cache's own array. Putting a job in and taking it out writes nothing in
-/// the job: no link field, no reference count. A worker that runs a job another core
-/// submitted then only reads the job's cache line, and recycling it costs no atomic
-/// operation (a retain into the cache was a tenth of `dispatch_async_f` bursts, most of
+/// the job: no link field, no reference count. A worker that runs a `FunctionJob` another
+/// core submitted then only reads the job's cache line (a `ClosureJob` still swaps out its
+/// body), and recycling it costs no atomic operation (a retain into the cache was a tenth of `dispatch_async_f` bursts, most of
 /// it the write that took the line back from the submitting core).
 final class JobCache {
     private let closures = JobStack(depot: .closures)
@@ -123,7 +123,8 @@ final class JobStack {
 final class JobDepot: @unchecked Sendable {
     static let closures = JobDepot()
     static let functions = JobDepot()
-    /// 256 batches: 16,384 jobs, about 1.5 MB of them at most, kept after a burst.
+    /// 256 batches: 16,384 jobs, about 1.5 MB of them at most per depot (two depots),
+    /// kept after a burst.
     private static let maxBatches = 256
 
     private let lock = FutexLock()

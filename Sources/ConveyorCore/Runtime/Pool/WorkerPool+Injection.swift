@@ -21,7 +21,9 @@ extension WorkerPool {
             // `lastServed` may be a hair newer than `now` (another thread just served it).
             let now = Clock.monotonicNanoseconds(), lastServed = injectionQueue(index) { $0.lastServedNanoseconds }
             if now > lastServed && now - lastServed > Self.agingNanoseconds,
-               let job = injectionQueue(index, { $0.pop(movingUpTo: 0, into: nil) }) {
+               let job = injectionQueue(index, { queue in
+                   queue.pop(movingUpTo: 0, into: nil).map { wakingAnotherIfWorkRemains($0, after: queue, for: worker) }
+               }) {
                 return job
             }
         }
@@ -56,6 +58,10 @@ extension WorkerPool {
     /// may steal it) wakes another worker if none searches and CPUs are free, so a burst
     /// is spread over the CPUs as libdispatch's root queue drain pokes the next thread.
     /// Once per batch, not per job.
+    ///
+    /// Pairing with `inject`: a pusher's tail exchange and the popper's compare-and-swap of
+    /// the tail (`JobList.pop`) act on one word, so either the pusher saw the queue empty
+    /// and notifies, or its job is in the queue (or this worker's ring) when this checks.
     @inline(__always)
     private func wakingAnotherIfWorkRemains(_ job: Job, after queue: InjectionQueue, for worker: Worker) -> Job {
         if !worker.isSearching && (!queue.isEmpty || !worker.local.isEmpty) { notifyWorkAvailable() }

@@ -148,9 +148,11 @@ final class WorkerPool: @unchecked Sendable {
     /// costs no fence and no read of the pool's busiest counters per job (they move with
     /// every search, so each read was a cache miss: a third of the producer's time in
     /// `dispatch_group_async_f` bursts). A push onto a non-empty queue needs no wake-up of
-    /// its own: the job stays visible (`hasVisibleWork`) until taken, and whoever made the
-    /// queue non-empty woke or found a worker, which wakes the next one when it leaves work
-    /// behind (`popInjection`, `stopSearching`, `park`).
+    /// its own: the job stays visible (`hasVisibleWork`) until taken. Whoever made the
+    /// queue non-empty woke a worker, found one searching (it looks again before it stops:
+    /// `stopSearching`, `park`) or, with every wanted worker running, poked the watchdog;
+    /// a worker that takes from the queue and leaves work behind wakes the next one
+    /// (`popInjection`'s `wakingAnotherIfWorkRemains`, `stopSearching`).
     func inject(_ job: consuming Job) {
         if pushInjected(job) { notifyWorkAvailable() }
     }
