@@ -8,21 +8,12 @@ enum CGroup {
         return unsafeDowncast(box.object, to: DispatchGroup.self)
     }
 
-    /// Calls `body` with the group behind a handle without retaining it (the caller's
-    /// reference keeps it alive for the call). The submission paths use this form: a
-    /// retain and release on a group that every worker leaves is a contended cache line
-    /// (a third of the producer's time in `dispatch_group_async_f` bursts).
+    /// Calls `body` with the group behind a handle without retaining it: the submission
+    /// paths' form of `group(_:_:)` (a retain and release on a group that every worker
+    /// leaves was a third of the producer's time in `dispatch_group_async_f` bursts).
     @inline(__always)
     static func withGroup<R>(_ handle: UnsafeMutableRawPointer?, _ function: StaticString, _ body: (DispatchGroup) -> R) -> R {
-        guard let handle, handle.load(as: UInt.self) >= CStaticTag.limit else {
-            return body(group(handle, function))   // traps: no static object is a group
-        }
-        return Unmanaged<CObject>.fromOpaque(handle)._withUnsafeGuaranteedRef { box in
-            guard box.kind == .group else { fatalError("Conveyor: \(function) called with a \(box.kind), not a group") }
-            return Unmanaged.passUnretained(box.object)._withUnsafeGuaranteedRef { object in
-                body(unsafeDowncast(object, to: DispatchGroup.self))
-            }
-        }
+        CObject.with(handle, .group, as: DispatchGroup.self, function, body)
     }
 
     static func semaphore(_ handle: UnsafeMutableRawPointer?, _ function: StaticString) -> DispatchSemaphore {

@@ -93,18 +93,29 @@ final class CObject: @unchecked Sendable {
         return unsafeDowncast(box.object, to: DispatchQueue.self)
     }
 
-    /// Calls `body` with the queue behind a handle without retaining it (the caller's
-    /// reference keeps it alive for the call): the submission paths' form of `queue(_:_:)`.
+    /// Calls `body` with the queue behind a handle without retaining it: the submission
+    /// paths' form of `queue(_:_:)` (see `with(_:_:as:_:_:)`).
     @inline(__always)
     static func withQueue(_ handle: UnsafeMutableRawPointer?, _ function: StaticString, _ body: (DispatchQueue) -> Void) {
+        with(handle, .queue, as: DispatchQueue.self, function, body)
+    }
+
+    /// Calls `body` with the object of `kind` behind a handle, without retaining it (the
+    /// caller's reference keeps it alive for the call; static objects live for ever); traps
+    /// on NULL and on another kind of object, as `from(_:_:)` and `queue(_:_:)` do. For hot
+    /// paths: a retain and release there is an atomic pair on a line other threads use.
+    @inline(__always)
+    static func with<T: AnyObject, R>(_ handle: UnsafeMutableRawPointer?, _ kind: Kind, as type: T.Type,
+                                      _ function: StaticString, _ body: (T) -> R) -> R {
         guard let handle, handle.load(as: UInt.self) >= CStaticTag.limit else {
-            body(queue(handle, function))
-            return
+            let box = from(handle, function)
+            guard box.kind == kind else { fatalError("Conveyor: \(function) called with a \(box.kind), not a \(kind)") }
+            return body(unsafeDowncast(box.object, to: T.self))
         }
-        Unmanaged<CObject>.fromOpaque(handle)._withUnsafeGuaranteedRef { box in
-            guard box.kind == .queue else { fatalError("Conveyor: \(function) called with a \(box.kind), not a queue") }
-            Unmanaged.passUnretained(box.object)._withUnsafeGuaranteedRef { object in
-                body(unsafeDowncast(object, to: DispatchQueue.self))
+        return Unmanaged<CObject>.fromOpaque(handle)._withUnsafeGuaranteedRef { box in
+            guard box.kind == kind else { fatalError("Conveyor: \(function) called with a \(box.kind), not a \(kind)") }
+            return Unmanaged.passUnretained(box.object)._withUnsafeGuaranteedRef { object in
+                body(unsafeDowncast(object, to: T.self))
             }
         }
     }

@@ -14,8 +14,9 @@ import Synchronization
 /// pointer in the cache's own array. Putting a job in and taking it out writes nothing in
 /// the job: no link field, no reference count. A worker that runs a `FunctionJob` another
 /// core submitted then only reads the job's cache line (a `ClosureJob` still swaps out its
-/// body), and recycling it costs no atomic operation (a retain into the cache was a tenth of `dispatch_async_f` bursts, most of
-/// it the write that took the line back from the submitting core).
+/// body), and recycling it costs no atomic operation (a retain into the cache was a tenth
+/// of `dispatch_async_f` bursts, most of it the write that took the line back from the
+/// submitting core).
 final class JobCache {
     private let closures = JobStack(depot: .closures)
     private let functions = JobStack(depot: .functions)
