@@ -3,8 +3,9 @@ import Synchronization
 /// The unit the runtime moves around: anything a queue or a worker can run.
 ///
 /// Jobs are intrusive: the link to the next job lives in the job itself, so putting a job
-/// on a queue's list or the pool's injection list allocates nothing. A job is on at most
-/// one list at a time; the list owns one retain on it (passed as an `Unmanaged` pointer).
+/// on a queue's list allocates nothing (the pool's shared queues keep job pointers in
+/// slot arrays instead, `SegmentedJobQueue`). A job is on at most one list at a time; the
+/// list owns one retain on it (passed as an `Unmanaged` pointer).
 @usableFromInline
 class Job: @unchecked Sendable {
     /// Link to the next job on an intrusive list (written by a producer, read by the consumer).

@@ -3,10 +3,10 @@ import Synchronization
 /// The pool's shared FIFO for one priority band: jobs submitted from threads that are not
 /// workers, and overflow from full worker rings.
 ///
-/// Producers are wait-free (`JobList.push`); consumers take turns through a try-flag, so a
-/// worker that finds the flag taken simply looks elsewhere instead of waiting.
+/// Producers are lock-free (`SegmentedJobQueue.push`); consumers take turns through a
+/// try-flag, so a worker that finds the flag taken simply looks elsewhere instead of waiting.
 final class InjectionQueue: @unchecked Sendable {
-    private let list = JobList()
+    private let list = SegmentedJobQueue()
     private let consumerBusy = Atomic<Bool>(false)
     /// When this band was last served, or became non-empty (monotonic ns; for aging).
     private let lastServed = Atomic<UInt64>(0)
