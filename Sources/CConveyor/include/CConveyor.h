@@ -38,8 +38,9 @@ static inline void cnv_atomic_store_slot_release(uintptr_t *slot, uintptr_t valu
 /// A dispatch group's state word (as libdispatch keeps it): the low 32 bits hold the
 /// number of tasks *negated*, the high 32 bits the generation. `enter` subtracts one from
 /// the low half alone (a 32-bit operation: 0 wraps to 0xFFFFFFFF without borrowing from
-/// the generation); `leave` adds one to the whole word, so the leave that empties the
-/// group (low half 0xFFFFFFFF) carries into the generation in the same atomic step. Both
+/// the generation); `leave` adds the tasks leaving to the whole word, so the leave that
+/// empties the group (low half back to 0) carries into the generation in the same atomic
+/// step. Both
 /// are single read-modify-writes, no compare-and-swap loop on a line the submitting thread
 /// and every worker write. Mixed-size atomics on one word, as libdispatch uses them;
 /// little-endian only (the low half is the first four bytes).
@@ -50,12 +51,14 @@ static inline void cnv_atomic_store_slot_release(uintptr_t *slot, uintptr_t valu
 static inline uint32_t cnv_group_enter(uint64_t *state) {
     return __atomic_fetch_sub((uint32_t *)state, 1, __ATOMIC_ACQ_REL);
 }
-/// Counts one task out; returns the whole word before (low half 0xFFFFFFFF: this leave
-/// emptied the group and started the next generation; 0: unbalanced). Sequentially
-/// consistent: pairs with `DispatchGroup.waitUntilEmpty`, which counts itself a waiter
-/// and then loads the word (the emptying leave then reads the waiter count and wakes).
-static inline uint64_t cnv_group_leave(uint64_t *state) {
-    return __atomic_fetch_add(state, 1, __ATOMIC_SEQ_CST);
+/// Counts `count` tasks out in one step (1, or a worker's combined leaves); returns the
+/// whole word before. Its low half is `-(tasks in)`: the step emptied the group (and
+/// started the next generation) when the tasks in were `count`, and was unbalanced when
+/// they were fewer. Sequentially consistent: pairs with `DispatchGroup.waitUntilEmpty`,
+/// which counts itself a waiter and then loads the word (the emptying leave then reads
+/// the waiter count and wakes).
+static inline uint64_t cnv_group_leave(uint64_t *state, uint32_t count) {
+    return __atomic_fetch_add(state, (uint64_t)count, __ATOMIC_SEQ_CST);
 }
 static inline uint64_t cnv_group_load(uint64_t *state) { return __atomic_load_n(state, __ATOMIC_SEQ_CST); }
 

@@ -12,16 +12,12 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
     // never two accesses at once, so no run-time exclusivity checks.
     @exclusivity(unchecked) var function: Function
     @exclusivity(unchecked) var context: UnsafeMutableRawPointer?
-    /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`);
-    /// `Unmanaged` for the reason given at `ClosureJob.group`.
-    @exclusivity(unchecked) var group: Unmanaged<DispatchGroup>?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?,
                  function: @escaping Function, context: UnsafeMutableRawPointer?) {
         self.function = function
         self.context = context
-        self.group = group.map(Unmanaged.passUnretained)
-        super.init(band: band, isBarrier: isBarrier, isFunctionJob: true)
+        super.init(band: band, isBarrier: isBarrier, isFunctionJob: true, group: group)
     }
 
     /// A job for `function(context)`: a recycled one when the thread's cache has one.
@@ -39,12 +35,9 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
         return FunctionJob(band: band, isBarrier: isBarrier, group: group, function: function, context: context)
     }
 
-    /// Calls the function and leaves the group. Writes nothing in the job: the fields
-    /// keep their values until reuse overwrites them (`make`); the function and context
-    /// own nothing, and the group is not retained (a non-empty group keeps itself alive
-    /// until this leave).
+    /// Calls the function. Writes nothing in the job: the fields keep their values until
+    /// reuse overwrites them (`make`); the function and context own nothing.
     override func perform() {
         function(context)
-        group?._withUnsafeGuaranteedRef { $0.leave() }
     }
 }

@@ -49,6 +49,16 @@ class Job: @unchecked Sendable {
         Unmanaged.passUnretained(self).release()
     }
 
+    /// `runConsumingReference(on: nil)` for a worker that took the job straight from the
+    /// pool; a recycled job in a group leaves it through the worker (`Worker.leaveLater`).
+    func runConsumingReference(onWorker worker: Worker) {
+        runConsumingReference(on: nil)
+    }
+
+    /// The group whose leave a worker may hold back while it runs this job (see
+    /// `Worker.leaveLater`): a recycled job's group, else nil.
+    var groupLeftByWorker: Unmanaged<DispatchGroup>? { nil }
+
     /// Whether this job is a thread waiting in `sync` (the drain treats those specially).
     @usableFromInline
     var syncWaiter: SyncWaiter? { nil }
@@ -87,23 +97,44 @@ class RecycledJob: Job, @unchecked Sendable {
     /// Whether the job goes to the cache's stack of function jobs (else closure jobs).
     final let isFunctionJob: Bool
 
-    init(band: QoSBand, isBarrier: Bool, isFunctionJob: Bool) {
+    /// The group this job leaves once its work is done, if any. Not retained: a non-empty
+    /// group keeps itself alive (see `DispatchGroup.enter()`). `Unmanaged`, not
+    /// `unowned(unsafe)`: calling through an `unowned(unsafe)` reference still retains and
+    /// releases it around the call, an atomic pair on a line every worker leaving the
+    /// group shares (a tenth of dispatch_group_async_f bursts). The field keeps its stale
+    /// value after the leave until the job is reused (`make` overwrites it): no write to
+    /// the job when it runs.
+    @exclusivity(unchecked) @usableFromInline final var group: Unmanaged<DispatchGroup>?
+
+    init(band: QoSBand, isBarrier: Bool, isFunctionJob: Bool, group: DispatchGroup?) {
         self.isFunctionJob = isFunctionJob
+        self.group = group.map(Unmanaged.passUnretained)
         super.init(band: band, isBarrier: isBarrier)
     }
 
-    /// The submitted work, once per submission (the subclass's).
+    /// The submitted work, once per submission (the subclass's); the group is left after
+    /// it, here.
     func perform() { fatalError("RecycledJob.perform must be overridden") }
 
     override final func run(on queue: DispatchQueue?) {
         perform()
+        group?._withUnsafeGuaranteedRef { $0.leave() }
         JobCache.withCurrent { $0.put(Unmanaged.passRetained(self)) }
     }
 
     override final func runConsumingReference(on queue: DispatchQueue?) {
         perform()
+        group?._withUnsafeGuaranteedRef { $0.leave() }
         JobCache.withCurrent { $0.put(Unmanaged.passUnretained(self)) }
     }
+
+    override final func runConsumingReference(onWorker worker: Worker) {
+        perform()
+        if let group { worker.leaveLater(group) }
+        JobCache.withCurrent { $0.put(Unmanaged.passUnretained(self)) }
+    }
+
+    override final var groupLeftByWorker: Unmanaged<DispatchGroup>? { group }
 }
 
 /// A closure submitted with `async`, with the group it belongs to, if any. Finished
@@ -114,16 +145,10 @@ final class ClosureJob: RecycledJob, @unchecked Sendable {
 
     // One thread at a time, as `Job`'s fields: no run-time exclusivity checks.
     @exclusivity(unchecked) @usableFromInline var body: () -> Void
-    /// Not retained: a non-empty group keeps itself alive (see `DispatchGroup.enter()`).
-    /// `Unmanaged`, not `unowned(unsafe)`: calling through an `unowned(unsafe)` reference
-    /// still retains and releases it around the call, an atomic pair on a line every
-    /// worker leaving the group shares (a tenth of dispatch_group_async_f bursts).
-    @exclusivity(unchecked) @usableFromInline var group: Unmanaged<DispatchGroup>?
 
     private init(band: QoSBand, isBarrier: Bool, group: DispatchGroup?, body: @escaping () -> Void) {
         self.body = body
-        self.group = group.map(Unmanaged.passUnretained)
-        super.init(band: band, isBarrier: isBarrier, isFunctionJob: false)
+        super.init(band: band, isBarrier: isBarrier, isFunctionJob: false, group: group)
     }
 
     /// A job for `body`: a recycled one when the thread's cache has one.
@@ -153,10 +178,6 @@ final class ClosureJob: RecycledJob, @unchecked Sendable {
     /// the wait in most rounds.
     override func perform() {
         runAndReleaseBody()   // the closure's context is released now, before anyone is told
-        // Not retained (no atomic pair on a group all workers share): a non-empty group
-        // keeps itself alive until this leave. The field keeps the stale value until the
-        // job is reused (`make` overwrites it): no write to the job here.
-        group?._withUnsafeGuaranteedRef { $0.leave() }
     }
 
     /// Moves the closure out of the job (no retain: `swap` on the unchecked field), calls

@@ -68,17 +68,22 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
 
     /// Counts one task out. Leaving more often than entered traps.
     public func leave() {
+        leave(count: 1)
+    }
+
+    /// Counts `count` tasks out in one atomic step: the leaves of consecutive tasks of this
+    /// group that one worker ran (`Worker.leaveLater`). Traps, as `leave()` does, when the
+    /// group held fewer tasks.
+    func leave(count: UInt32) {
         // One atomic add; the leave that empties the group carries into the generation
         // (the next one starts in the same step).
-        let before = cnv_group_leave(state)
-        switch UInt32(truncatingIfNeeded: before) {
-        case 0:
-            preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
-        case .max:
+        let before = cnv_group_leave(state, count)
+        let inGroup = 0 &- UInt32(truncatingIfNeeded: before)
+        if inGroup == count {
             didEmpty(endedGeneration: Self.generation(before))
             Unmanaged.passUnretained(self).release()   // balances the emptying enter()
-        default:
-            break
+        } else if inGroup < count {
+            preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
         }
     }
 

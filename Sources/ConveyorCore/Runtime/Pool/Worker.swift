@@ -37,6 +37,9 @@ final class Worker: @unchecked Sendable {
     var randomState: UInt32
     /// The band of the job this worker runs now.
     var runningBand: QoSBand = .default
+    /// The group this worker owes leaves to, and how many (see `leaveLater`).
+    var heldLeavesGroup: Unmanaged<DispatchGroup>?
+    var heldLeaves: UInt32 = 0
 
     // Guarded by the pool's lock.
     var isParked = false
@@ -77,7 +80,9 @@ final class Worker: @unchecked Sendable {
         while true {
             if let job = pool.findJob(for: self) {
                 if isSearching { pool.stopSearching(self) }
+                if heldLeavesGroup != nil { releaseHeldLeaves(unlessRunning: job) }
                 if !canRun(job) {
+                    releaseHeldLeaves()
                     // Invariant: work of a QoS never runs at the nice value of a lower QoS.
                     // An unprivileged thread cannot lower its nice again, so the thread
                     // that raised it for background work leaves the pool and gives the job
@@ -90,9 +95,13 @@ final class Worker: @unchecked Sendable {
                 // retain here and the end of `job`'s lifetime right after it cancel out.
                 run(Unmanaged.passRetained(consume job))
                 inJob.store(false, ordering: .relaxed)
-                if pool.hasSurplusWorkers, pool.retire(self) == false { break }
+                if pool.hasSurplusWorkers {
+                    releaseHeldLeaves()
+                    if pool.retire(self) == false { break }
+                }
                 continue
             }
+            releaseHeldLeaves()   // `findJob` did before searching; this is for the other ways out
             if !pool.park(self) { break }
         }
         cnv_tls_set_context(nil)
@@ -120,7 +129,7 @@ final class Worker: @unchecked Sendable {
                 job.redirectQueue = nil
                 queue.runRedirected(job)
             } else {
-                job.runConsumingReference(on: nil)
+                job.runConsumingReference(onWorker: self)
             }
         }
     }

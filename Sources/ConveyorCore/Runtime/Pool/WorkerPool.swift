@@ -263,6 +263,8 @@ final class WorkerPool: @unchecked Sendable {
         }
         if let job = worker.local.pop() { return job }
         if let job = popInjection(for: worker) { return job }
+        // No job at hand: nothing of the held group runs next, and searching may take a while.
+        worker.releaseHeldLeaves()
         return search(for: worker)
     }
 
