@@ -118,25 +118,42 @@ final class JobStack {
     }
 }
 
-/// The shared store of job batches between threads' caches (one per job kind): up to
-/// `maxBatches` batches of `JobStack.batchSize` owned references, copied in and out
-/// under a lock (once per batch, not per job).
+/// The shared store of job batches between threads' caches (one per job kind): owned
+/// references, `JobStack.batchSize` to a batch, copied in and out under a lock (once per
+/// batch, not per job).
+///
+/// It holds up to `maxBatches`, enough for the backlog of a burst: a producer that
+/// submits faster than the workers run keeps every job of its backlog alive at once, and
+/// with the store capped at the 256 batches it keeps for good, every job beyond them was
+/// freed after it ran and allocated again for the next burst (in the C API's group
+/// workload, one submission in six went to `malloc`, a fifth of the submitting thread's
+/// time). What a burst left above `keptBatches` is freed when the pool's threads have
+/// been idle for their idle timeout (`trimToKept`, called by a worker that exits idle), as
+/// an allocator returns memory some seconds after a peak.
 final class JobDepot: @unchecked Sendable {
     static let closures = JobDepot()
     static let functions = JobDepot()
-    /// 256 batches: 16,384 jobs, about 1.5 MB of them at most per depot (two depots),
-    /// kept after a burst.
-    private static let maxBatches = 256
+    /// Kept however long the depot is unused: 256 batches, 16,384 jobs, about 1.5 MB.
+    static let keptBatches = 256
+    /// The most a depot holds: 4,096 batches, 262,144 jobs, about 25 MB of jobs (the
+    /// backlog's own jobs, kept after the burst until the pool goes idle).
+    static let maxBatches = 4_096
 
     private let lock = FutexLock()
-    private let storage: UnsafeMutablePointer<UnsafeMutableRawPointer>
-    private var batches = 0   // guarded by lock
+    // Guarded by `lock`.
+    private var storage: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    private var capacity: Int
+    private var batches = 0
     /// `batches`, written under the lock, read without it (see `takeBatch`).
     private let batchCount = Atomic<Int>(0)
 
-    private init() {
-        storage = .allocate(capacity: Self.maxBatches * JobStack.batchSize)
+    init() {
+        capacity = Self.keptBatches
+        storage = .allocate(capacity: capacity * JobStack.batchSize)
     }
+
+    /// Batches held now (a racy look, for tests).
+    var heldBatches: Int { batchCount.load(ordering: .relaxed) }
 
     /// Copies one batch into `slots` and returns its size (0 when the depot is empty).
     func takeBatch(into slots: UnsafeMutablePointer<UnsafeMutableRawPointer>) -> Int {
@@ -158,7 +175,10 @@ final class JobDepot: @unchecked Sendable {
     /// the depot is full.
     func giveBatch(from slots: UnsafeMutablePointer<UnsafeMutableRawPointer>) {
         let kept = lock.withLock { () -> Bool in
-            guard batches < Self.maxBatches else { return false }
+            if batches == capacity {
+                guard capacity < Self.maxBatches else { return false }
+                grow()
+            }
             (storage + batches * JobStack.batchSize).update(from: slots, count: JobStack.batchSize)
             batches += 1
             batchCount.store(batches, ordering: .relaxed)
@@ -167,8 +187,49 @@ final class JobDepot: @unchecked Sendable {
         if !kept { Self.release(slots, count: JobStack.batchSize) }
     }
 
+    /// Doubles the storage (under the lock; a few times per burst at most).
+    private func grow() {
+        let larger = min(capacity * 2, Self.maxBatches)
+        let moved = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: larger * JobStack.batchSize)
+        moved.moveInitialize(from: storage, count: batches * JobStack.batchSize)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
+    }
+
+    /// Frees the batches above `keptBatches` and shrinks the storage back (the jobs are
+    /// released after the lock is given back).
+    func trimToKept() {
+        let excess: (storage: UnsafeMutablePointer<UnsafeMutableRawPointer>, from: Int, to: Int)? = lock.withLock {
+            guard capacity > Self.keptBatches else { return nil }
+            let kept = min(batches, Self.keptBatches)
+            let smaller = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Self.keptBatches * JobStack.batchSize)
+            smaller.update(from: storage, count: kept * JobStack.batchSize)
+            let old = (storage, kept * JobStack.batchSize, batches * JobStack.batchSize)
+            storage = smaller
+            capacity = Self.keptBatches
+            batches = kept
+            batchCount.store(batches, ordering: .relaxed)
+            return old
+        }
+        guard let excess else { return }
+        Self.release(excess.storage + excess.from, count: excess.to - excess.from)
+        excess.storage.deallocate()
+    }
+
+    /// Trims both depots (see `trimToKept`).
+    static func trimAll() {
+        closures.trimToKept()
+        functions.trimToKept()
+    }
+
     /// Drops the references at `slots`, freeing the jobs.
     static func release(_ slots: UnsafeMutablePointer<UnsafeMutableRawPointer>, count: Int) {
         for index in 0..<count { Unmanaged<RecycledJob>.fromOpaque(slots[index]).release() }
+    }
+
+    deinit {
+        Self.release(storage, count: batches * JobStack.batchSize)
+        storage.deallocate()
     }
 }

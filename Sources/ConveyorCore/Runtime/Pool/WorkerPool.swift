@@ -427,6 +427,9 @@ final class WorkerPool: @unchecked Sendable {
                 worker.hasThread = false
                 idle.removeAll { $0 == worker.index }
                 lock.unlock()
+                // The pool has been idle for the idle timeout: a burst's surplus of
+                // recycled jobs goes too.
+                JobDepot.trimAll()
                 return false
             }
             lock.unlock()
