@@ -106,6 +106,23 @@ private final class SharedQueue: @unchecked Sendable {
         }
     }
 
+    /// Waiting for a batch returns at once on an empty queue, and soon with fewer jobs
+    /// when no producer adds more; the jobs are then taken as usual.
+    @Test func waitingForABatchGivesUpWhenNoMoreCome() {
+        let queue = SegmentedJobQueue()
+        queue.awaitSomeJobs(16)
+        let nothing = queue.pop() == nil
+        #expect(nothing)
+        for sequence in 0..<3 { _ = queue.push(retained: .passRetained(TaggedJob(sequence: sequence))) }
+        queue.awaitSomeJobs(16)
+        for sequence in 0..<3 {
+            let next = (queue.pop() as? TaggedJob)?.sequence == sequence
+            #expect(next)
+        }
+        let drained = queue.isEmpty
+        #expect(drained)
+    }
+
     /// Jobs still queued when the queue goes away are released, and nothing else.
     @Test func releasesQueuedJobsWhenFreed() {
         let freed = FreedCount()
@@ -147,6 +164,7 @@ private final class SharedQueue: @unchecked Sendable {
         let deadline = Clock.monotonicNanoseconds() + 20_000_000_000
         while received < total {
             let seen = shared.wakeups.load()
+            shared.queue.awaitSomeJobs(16)   // as a worker taking a batch does
             while let job = shared.queue.pop() as? TaggedJob {
                 if job.sequence != next[job.producer] { outOfOrder += 1 }
                 next[job.producer] = job.sequence + 1

@@ -34,6 +34,9 @@ final class InjectionQueue: @unchecked Sendable {
         guard consumerBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
             return nil
         }
+        // Taking a batch: let a producer in mid-burst fill it first (see `awaitSomeJobs`);
+        // the aging path takes one job and does not wait.
+        if ring != nil { list.awaitSomeJobs(UInt64(batch) + 1) }
         let first = list.pop()
         if first != nil { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {

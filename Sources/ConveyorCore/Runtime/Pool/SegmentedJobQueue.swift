@@ -147,6 +147,35 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
         return Job.takeRetained(UnsafeMutableRawPointer(bitPattern: job)!)
     }
 
+    /// Consumer only: when fewer than `count` jobs are queued and producers are still
+    /// adding more, waits (a few hundred nanoseconds at most) until `count` are there.
+    ///
+    /// A worker that catches up with a submitting thread otherwise takes its jobs one or
+    /// two at a time, and each take reads the tail word and the slot line the producer is
+    /// writing: both lines then cross between the two cores for every job (in the C API's
+    /// group workload the submitting thread's compare-and-swap and slot store stalled on
+    /// them). The wait stops as soon as the tail stands still for two looks, so a lone job
+    /// (a queue woken from another thread) costs only those looks.
+    func awaitSomeJobs(_ count: UInt64) {
+        let position = head.load(ordering: .relaxed)
+        if knownTail.load(ordering: .relaxed) >= position + count { return }
+        var seen = tail.load(ordering: .acquiring) >> 1
+        if seen == position { return }
+        var stillLooks = 0, looks = 0
+        while seen < position + count && stillLooks < 2 && looks < 32 {
+            for _ in 0..<4 { cnv_cpu_relax() }
+            let now = tail.load(ordering: .acquiring) >> 1
+            if now == seen {
+                stillLooks += 1
+            } else {
+                stillLooks = 0
+                seen = now
+            }
+            looks += 1
+        }
+        knownTail.store(seen, ordering: .relaxed)
+    }
+
     /// After taking the last job the consumer knew of: sets `emptyMark` if no producer took
     /// a position since, else learns the new tail. See the pairing in `push`.
     private func markEmptyOrFindMore(at position: UInt64) {
