@@ -36,10 +36,32 @@ import Testing
         }
         #expect(taken == JobDepot.keptBatches)
         #expect(depot.heldBatches == 0)
-        // Trimming a depot holding less than it keeps leaves its jobs alone.
-        Self.withBatches(10) { depot.giveBatch(from: $0) }
+    }
+
+    /// A depot grown by a burst and then mostly emptied shrinks back, keeping every job
+    /// it still holds.
+    @Test func trimsAGrownDepotHoldingLessThanItKeeps() {
+        let depot = JobDepot()
+        Self.withBatches(JobDepot.keptBatches + 40) { depot.giveBatch(from: $0) }
+        let slots = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Self.batch)
+        defer { slots.deallocate() }
+        for _ in 0..<(JobDepot.keptBatches + 30) {
+            #expect(depot.takeBatch(into: slots) == Self.batch)
+            JobDepot.release(slots, count: Self.batch)
+        }
+        #expect(depot.heldBatches == 10)
         depot.trimToKept()
         #expect(depot.heldBatches == 10)
+        var taken = 0
+        while depot.takeBatch(into: slots) == Self.batch {
+            JobDepot.release(slots, count: Self.batch)
+            taken += 1
+        }
+        #expect(taken == 10)
+        // Full again up to what it keeps, it takes a burst above that once more.
+        Self.withBatches(JobDepot.keptBatches + 1) { depot.giveBatch(from: $0) }
+        #expect(depot.heldBatches == JobDepot.keptBatches + 1)
+        depot.trimToKept()
     }
 
     @Test func freesWhatComesBeyondItsCap() {

@@ -135,8 +135,9 @@ final class JobDepot: @unchecked Sendable {
     static let functions = JobDepot()
     /// Kept however long the depot is unused: 256 batches, 16,384 jobs, about 1.5 MB.
     static let keptBatches = 256
-    /// The most a depot holds: 4,096 batches, 262,144 jobs, about 25 MB of jobs (the
-    /// backlog's own jobs, kept after the burst until the pool goes idle).
+    /// The most a depot holds: 4,096 batches, 262,144 jobs, about 25 MB of jobs per depot
+    /// (two: closures and functions), the backlog's own jobs, kept after the burst until a
+    /// worker goes idle.
     static let maxBatches = 4_096
 
     private let lock = FutexLock()
@@ -179,7 +180,7 @@ final class JobDepot: @unchecked Sendable {
                 guard capacity < Self.maxBatches else { return false }
                 grow()
             }
-            (storage + batches * JobStack.batchSize).update(from: slots, count: JobStack.batchSize)
+            (storage + batches * JobStack.batchSize).initialize(from: slots, count: JobStack.batchSize)
             batches += 1
             batchCount.store(batches, ordering: .relaxed)
             return true
@@ -187,7 +188,8 @@ final class JobDepot: @unchecked Sendable {
         if !kept { Self.release(slots, count: JobStack.batchSize) }
     }
 
-    /// Doubles the storage (under the lock; a few times per burst at most).
+    /// Doubles the storage (under the lock, copying up to 1 MB of pointers: four times per
+    /// depot at most between trims).
     private func grow() {
         let larger = min(capacity * 2, Self.maxBatches)
         let moved = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: larger * JobStack.batchSize)
@@ -204,7 +206,7 @@ final class JobDepot: @unchecked Sendable {
             guard capacity > Self.keptBatches else { return nil }
             let kept = min(batches, Self.keptBatches)
             let smaller = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: Self.keptBatches * JobStack.batchSize)
-            smaller.update(from: storage, count: kept * JobStack.batchSize)
+            smaller.initialize(from: storage, count: kept * JobStack.batchSize)
             let old = (storage, kept * JobStack.batchSize, batches * JobStack.batchSize)
             storage = smaller
             capacity = Self.keptBatches

@@ -3,8 +3,10 @@ import Synchronization
 /// The pool's shared FIFO for one priority band: jobs submitted from threads that are not
 /// workers, and overflow from full worker rings.
 ///
-/// Producers are lock-free (`SegmentedJobQueue.push`); consumers take turns through a
-/// try-flag, so a worker that finds the flag taken simply looks elsewhere instead of waiting.
+/// A producer takes a position with one compare-and-swap (`SegmentedJobQueue.push`; at a
+/// segment's end it may wait for the producer installing the next one); consumers take
+/// turns through a try-flag, so a worker that finds the flag taken simply looks elsewhere
+/// instead of waiting.
 final class InjectionQueue: @unchecked Sendable {
     private let list = SegmentedJobQueue()
     private let consumerBusy = Atomic<Bool>(false)
@@ -36,7 +38,7 @@ final class InjectionQueue: @unchecked Sendable {
         }
         // Taking a batch: let a producer in mid-burst fill it first (see `awaitSomeJobs`);
         // the aging path takes one job and does not wait.
-        if ring != nil { list.awaitSomeJobs(UInt64(batch) + 1) }
+        if let ring, ring.count < Int(LocalRunQueue.capacity) / 2 { list.awaitSomeJobs(UInt64(batch) + 1) }
         let first = list.pop()
         if first != nil { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {

@@ -10,6 +10,12 @@ import Synchronization
 /// the workers' time in a `dispatch_group_async_f` burst on one load). Here the consumer
 /// reads slot words, eight to a line, and never touches a job it only moves.
 ///
+/// Producers are not lock-free at a segment's end: the producer that takes its last slot
+/// installs the next segment, and the others wait for it (a few instructions; if the
+/// installer is preempted, they yield until it runs again, as a `JobList` consumer waits
+/// for a link). Elsewhere a push is one compare-and-swap, retried only when another
+/// producer took the position first.
+///
 /// Layout: the queue hands out *positions*. Position `p` lives in segment `p / lap`, slot
 /// `p % lap`; a segment has `lap - 1` slots and its last word holds the next segment's
 /// address. The position whose slot would be `lap - 1` is a gap: the producer that takes
@@ -77,8 +83,8 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
     /// Appends a job whose reference the caller hands over; returns true when the queue
     /// was empty before (the caller must then see that a consumer is woken).
     ///
-    /// Lock-free: a retry means another producer took the position. A producer waits only
-    /// while another one moves the tail over a gap (it has its new segment in hand).
+    /// A retry means another producer took the position. A producer waits only while
+    /// another one moves the tail over a gap (it has its new segment in hand).
     @inline(__always)
     func push(retained job: Unmanaged<Job>) -> Bool {
         var spare: UnsafeMutableRawPointer? = nil
@@ -110,7 +116,8 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
             }
             // Last access to `segment`: the consumer may free it once it read this slot.
             cnv_atomic_store_slot_release(Self.word(slot, of: segment), UInt(bitPattern: job.toOpaque()))
-            if let spare { spare.deallocate() }
+            // A segment taken for a last slot that another producer won goes back.
+            if let spare { giveBack(spare) }
             return word & Self.emptyMark != 0
         }
     }
@@ -147,8 +154,9 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
         return Job.takeRetained(UnsafeMutableRawPointer(bitPattern: job)!)
     }
 
-    /// Consumer only: when fewer than `count` jobs are queued and producers are still
-    /// adding more, waits (a few hundred nanoseconds at most) until `count` are there.
+    /// Consumer only: when fewer than `count` positions are taken and producers are still
+    /// taking more, waits until `count` are (at most 32 looks four pauses apart: a few
+    /// microseconds where a pause is long; a gap between segments counts as one).
     ///
     /// A worker that catches up with a submitting thread otherwise takes its jobs one or
     /// two at a time, and each take reads the tail word and the slot line the producer is
@@ -195,10 +203,14 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
         spareSegment.exchange(nil, ordering: .acquiring) ?? Self.allocateSegment()
     }
 
-    /// Zeroes a segment the consumer has read to its end and keeps it as the spare, or
-    /// frees it if there is one already.
+    /// Zeroes a segment the consumer has read to its end and keeps it as the spare.
     private func recycle(_ segment: UnsafeMutableRawPointer) {
         segment.initializeMemory(as: UInt.self, repeating: 0, count: Int(Self.lap))
+        giveBack(segment)
+    }
+
+    /// Keeps an empty (zeroed) segment as the spare, or frees it if there is one already.
+    private func giveBack(_ segment: UnsafeMutableRawPointer) {
         if let previous = spareSegment.exchange(segment, ordering: .releasing) { previous.deallocate() }
     }
 

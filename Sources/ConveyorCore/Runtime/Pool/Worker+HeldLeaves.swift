@@ -4,17 +4,21 @@
 /// leave was an atomic add on the group's line, which the submitting thread's `enter`
 /// writes too: the line crossed between the two cores twice per job (a quarter of the
 /// submitting thread's time in the C API's group workload, and a miss per job on the
-/// worker). A worker that runs jobs of one group back to back holds their leaves and adds
-/// them in one step when the next job is not of that group, or before it searches, parks,
-/// retires or leaves the pool.
+/// worker). A worker that runs jobs of one group back to back from its own ring holds
+/// their leaves and adds them in one step before it runs a job not of that group (a
+/// queue's drain from its LIFO slot included), and before it takes work from a shared
+/// queue or another worker's ring, searches, parks, retires or leaves the pool.
 ///
-/// Invariant: holding a leave never changes when a group empties. The leaves are held
-/// only while this worker runs another job of the same group, which is itself in the
-/// group: the group cannot empty before that job ends, whatever the held count, so no
-/// `wait` or `notify` sees the difference (a job of the group that waits for the group
-/// itself deadlocks with or without the hold). Between jobs, the hold lasts one pass of
-/// taking the next job from the worker's own ring, the LIFO slot or a shared queue
-/// (`findJob` releases it before it searches).
+/// Invariant: holding a leave never changes when a group empties. A leave is held only
+/// while this worker runs another job of the same group taken from its own ring, and
+/// every job in that ring was there (moved in with a batch, or pushed by this worker's
+/// own jobs) before the job whose leave is held ended: such a job of the group entered
+/// it while the held job was still in it, so the group could not have emptied at the
+/// held leave, and it cannot empty before that job ends. No `wait` or `notify` sees the
+/// difference (a job of the group that waits for the group itself deadlocks with or
+/// without the hold). A job from a shared queue may have entered the group after the
+/// held job ended (its submitter saw that job finish), so the hold is given before
+/// taking from one.
 extension Worker {
     /// Owes one leave of `group`: adds it to the held ones, releasing a hold on another group first.
     @inline(__always)
@@ -24,8 +28,8 @@ extension Worker {
         heldLeaves += 1
     }
 
-    /// Releases the held leaves unless `job` (about to run on this worker, straight from
-    /// the pool) is of the held group.
+    /// Releases the held leaves unless `job` (about to run on this worker, from its own
+    /// ring: `findJob` released them before looking anywhere else) is of the held group.
     @inline(__always)
     func releaseHeldLeaves(unlessRunning job: Job) {
         if job.redirectQueue == nil, let group = job.groupLeftByWorker,

@@ -37,8 +37,9 @@ final class Worker: @unchecked Sendable {
     var randomState: UInt32
     /// The band of the job this worker runs now.
     var runningBand: QoSBand = .default
-    /// The group this worker owes leaves to, and how many (see `leaveLater`).
+    /// The group this worker owes leaves to (see `leaveLater`).
     var heldLeavesGroup: Unmanaged<DispatchGroup>?
+    /// How many leaves of `heldLeavesGroup` this worker owes.
     var heldLeaves: UInt32 = 0
 
     // Guarded by the pool's lock.

@@ -59,9 +59,10 @@ extension WorkerPool {
     /// is spread over the CPUs as libdispatch's root queue drain pokes the next thread.
     /// Once per batch, not per job.
     ///
-    /// Pairing with `inject`: a pusher's tail exchange and the popper's compare-and-swap of
-    /// the tail (`JobList.pop`) act on one word, so either the pusher saw the queue empty
-    /// and notifies, or its job is in the queue (or this worker's ring) when this checks.
+    /// Pairing with `inject`: a pusher's compare-and-swap of the tail word and the popper's
+    /// compare-and-swap that marks it empty (`SegmentedJobQueue.markEmptyOrFindMore`) act
+    /// on one word, so either the pusher saw the queue empty and notifies, or its job is in
+    /// the queue (or this worker's ring) when this checks.
     @inline(__always)
     private func wakingAnotherIfWorkRemains(_ job: Job, after queue: InjectionQueue, for worker: Worker) -> Job {
         if !worker.isSearching && (!queue.isEmpty || !worker.local.isEmpty) { notifyWorkAvailable() }

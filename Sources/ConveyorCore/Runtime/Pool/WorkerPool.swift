@@ -250,7 +250,10 @@ final class WorkerPool: @unchecked Sendable {
     @inline(__always)
     func findJob(for worker: Worker) -> Job? {
         worker.tick &+= 1
-        if worker.tick % 61 == 0, let job = popInjection(for: worker) { return job }
+        if worker.tick % 61 == 0 {
+            worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
+            if let job = popInjection(for: worker) { return job }
+        }
         if worker.lifoSlot.load(ordering: .relaxed) != nil, let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             let job = Job.takeRetained(raw)
             // A chain of jobs handing the slot on must not starve the ring forever.
@@ -262,9 +265,10 @@ final class WorkerPool: @unchecked Sendable {
             worker.lifoStreak = 0
         }
         if let job = worker.local.pop() { return job }
-        if let job = popInjection(for: worker) { return job }
-        // No job at hand: nothing of the held group runs next, and searching may take a while.
+        // Held leaves cover only jobs from this worker's own ring (`Worker.leaveLater`): a
+        // shared queue or a steal may hand over a job that entered the group after them.
         worker.releaseHeldLeaves()
+        if let job = popInjection(for: worker) { return job }
         return search(for: worker)
     }
 
@@ -427,8 +431,9 @@ final class WorkerPool: @unchecked Sendable {
                 worker.hasThread = false
                 idle.removeAll { $0 == worker.index }
                 lock.unlock()
-                // The pool has been idle for the idle timeout: a burst's surplus of
-                // recycled jobs goes too.
+                // This worker found no work for the idle timeout: a burst's surplus of
+                // recycled jobs goes too (if other workers are still busy, they allocate
+                // again what they need).
                 JobDepot.trimAll()
                 return false
             }
