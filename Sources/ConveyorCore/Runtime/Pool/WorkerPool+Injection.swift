@@ -30,7 +30,7 @@ extension WorkerPool {
         if first < 0 { return nil }
         for index in first..<injection.count {
             let taken = injectionQueue(index) { queue -> Job? in
-                guard !queue.isEmpty, let job = queue.pop(movingUpTo: 15, into: worker.local) else { return nil }
+                guard !queue.isEmpty, let job = queue.pop(movingUpTo: 31, into: worker.local) else { return nil }
                 return wakingAnotherIfWorkRemains(job, after: queue, for: worker)
             }
             if let taken { return taken }
