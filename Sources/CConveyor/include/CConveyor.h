@@ -40,9 +40,9 @@ static inline void cnv_atomic_store_slot_release(uintptr_t *slot, uintptr_t valu
 /// the low half alone (a 32-bit operation: 0 wraps to 0xFFFFFFFF without borrowing from
 /// the generation); `leave` adds the tasks leaving to the whole word, so the leave that
 /// empties the group (low half back to 0) carries into the generation in the same atomic
-/// step. Both are single read-modify-writes, no compare-and-swap loop on a line the submitting thread
-/// and every worker write. Mixed-size atomics on one word, as libdispatch uses them;
-/// little-endian only (the low half is the first four bytes).
+/// step. Both are single read-modify-writes, no compare-and-swap loop on a line the
+/// submitting thread and every worker write. Mixed-size atomics on one word, as
+/// libdispatch uses them; little-endian only (the low half is the first four bytes).
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "cnv_group_*: the low half of the state word must be its first four bytes"
 #endif

@@ -78,11 +78,11 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
         // One atomic add; the leave that empties the group carries into the generation
         // (the next one starts in the same step).
         let before = cnv_group_leave(state, count)
-        let inGroup = 0 &- UInt32(truncatingIfNeeded: before)
-        if inGroup == count {
+        let inGroup = Self.count(before)
+        if inGroup == UInt64(count) {
             didEmpty(endedGeneration: Self.generation(before))
             Unmanaged.passUnretained(self).release()   // balances the emptying enter()
-        } else if inGroup < count {
+        } else if inGroup < UInt64(count) {
             preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
         }
     }

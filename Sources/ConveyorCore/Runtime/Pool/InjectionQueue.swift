@@ -38,17 +38,24 @@ final class InjectionQueue: @unchecked Sendable {
         }
         // Taking a batch: let a producer in mid-burst fill it first (see `awaitSomeJobs`);
         // the aging path takes one job and does not wait.
-        if let ring, ring.count < Int(LocalRunQueue.capacity) / 2 { list.awaitSomeJobs(UInt64(batch) + 1) }
+        if let ring, Self.hasRoom(ring) { list.awaitSomeJobs(UInt64(batch) + 1) }
         let first = list.pop()
         if first != nil { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {
             var moved = 0
-            while moved < batch, ring.count < Int(LocalRunQueue.capacity) / 2, let job = list.pop() {
+            while moved < batch, Self.hasRoom(ring), let job = list.pop() {
                 _ = ring.push(job)   // cannot fail: the ring is at most half full
                 moved += 1
             }
         }
         consumerBusy.store(false, ordering: .releasing)
         return first
+    }
+
+    /// Whether `ring` takes another job from here: it is filled to half its capacity at
+    /// most, so the push cannot fail.
+    @inline(__always)
+    private static func hasRoom(_ ring: LocalRunQueue) -> Bool {
+        ring.count < Int(LocalRunQueue.capacity) / 2
     }
 }

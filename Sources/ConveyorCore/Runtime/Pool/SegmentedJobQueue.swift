@@ -19,9 +19,8 @@ import Synchronization
 /// Layout: the queue hands out *positions*. Position `p` lives in segment `p / lap`, slot
 /// `p % lap`; a segment has `lap - 1` slots and its last word holds the next segment's
 /// address. The position whose slot would be `lap - 1` is a gap: the producer that takes
-/// the segment's last slot installs the next segment and moves the tail over the gap,
-/// and producers that see the gap wait for that (a few instructions; the installer
-/// allocated the segment before it took its position).
+/// the segment's last slot installs the next segment (allocated before it took its
+/// position) and moves the tail over the gap; producers that see the gap wait (above).
 ///
 /// The tail word is `position << 1 | emptyMark`. The consumer sets `emptyMark` (with a
 /// compare-and-swap on the tail word) when it takes the last job; a producer's
