@@ -113,14 +113,22 @@ extension DispatchQueue {
     private final func drainSerial() -> Bool {
         DrainFrame.with(self, exclusive: true) {
             var budget = 256
+            // Items run since the list was last found empty.
+            var streak = 0
             while true {
                 if QueueState(raw: state.load(ordering: .relaxed)).isStopped { return false }
                 // Only a drain that has already run an item waits for a link (a producer
                 // is streaming): a queue that gets one item at a time, handed back and
                 // forth between queues, would wait on every hop (queue-ping-pong: 385 ->
-                // 1020 ns per round trip when every pop waited).
-                guard let job = items.pop(awaitingLink: budget < 256) else {
+                // 1020 ns per round trip when every pop waited). The longer wait needs a
+                // run of items that never left the list empty, which a ping-pong never
+                // has: counted since the start of the drain instead, a ping-pong kept
+                // alive by `lingerForMoreItems` reached it and took each item up to 16
+                // pauses late (queue-ping-pong 212-259 -> 262-389 ns per round trip).
+                let linkWait: JobList.LinkWait = budget == 256 ? .none : streak >= 32 ? .streamingIfIdle : .brief
+                guard let job = items.pop(linkWait: linkWait) else {
                     if !lingerForMoreItems() { return false }
+                    streak = 0
                     continue
                 }
                 if let waiter = job.syncWaiter {
@@ -136,6 +144,7 @@ extension DispatchQueue {
                     // `job`'s lifetime right after it cancel out).
                     Unmanaged.passRetained(consume job)._withUnsafeGuaranteedRef { $0.runConsumingReference(on: self) }
                 }
+                streak += 1
                 budget -= 1
                 if budget == 0 { return false }
             }
@@ -150,8 +159,7 @@ extension DispatchQueue {
     /// finds the drain awake (reader-writer: 2303 -> 682-1555 ns per operation).
     /// Returns whether an item arrived.
     private final func lingerForMoreItems() -> Bool {
-        guard kind != .main, let worker = Worker.current,
-              worker.lifoSlot.load(ordering: .relaxed) == nil, worker.local.isEmpty else { return false }
+        guard kind != .main, Worker.currentHasNothingElse else { return false }
         for _ in 0..<64 {
             for _ in 0..<8 { cnv_cpu_relax() }
             if !items.isEmpty { return true }

@@ -68,6 +68,16 @@ final class Worker: @unchecked Sendable {
         return Unmanaged<Worker>.fromOpaque(raw).takeUnretainedValue()
     }
 
+    /// Whether the calling thread is a worker with no other job of its own waiting (its
+    /// LIFO slot and ring are empty); false off the pool. Takes no reference to the worker
+    /// (`current` retains and releases it, two atomic operations).
+    static var currentHasNothingElse: Bool {
+        guard let raw = cnv_tls_get_context() else { return false }
+        return Unmanaged<Worker>.fromOpaque(raw)._withUnsafeGuaranteedRef { worker in
+            worker.lifoSlot.load(ordering: .relaxed) == nil && worker.local.isEmpty
+        }
+    }
+
     /// Runs jobs until the pool lets this thread go.
     func runLoop(pool: WorkerPool) {
         cnv_tls_set_context(Unmanaged.passUnretained(self).toOpaque())
