@@ -35,7 +35,7 @@ private final class SharedList: @unchecked Sendable {
         let perProducer = 20_000
         let producers = 2
         for producer in 0..<producers {
-            ProducerThread.detach {
+            startThread {
                 for sequence in 0..<perProducer {
                     _ = shared.list.push(OrderedJob(producer: producer, sequence: sequence))
                     if sequence % 97 == 0 {
@@ -68,19 +68,5 @@ private final class SharedList: @unchecked Sendable {
         #expect(outcome.inOrder)
         let emptyAfter = shared.list.isEmpty
         #expect(emptyAfter)
-    }
-}
-
-/// A detached thread for a test's producer.
-private enum ProducerThread {
-    static func detach(_ body: @escaping @Sendable () -> Void) {
-        final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let started = cnv_thread_start({ raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box, 0)
-        precondition(started == 0, "could not start a producer thread")
     }
 }
