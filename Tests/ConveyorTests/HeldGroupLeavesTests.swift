@@ -1,4 +1,5 @@
 @testable import ConveyorCore
+import CConveyor
 import Synchronization
 import Testing
 
@@ -62,5 +63,68 @@ import Testing
         let timedOut = results.values.filter { $0 != .success }.count
         #expect(results.count == rounds)
         #expect(timedOut == 0, "\(timedOut) of \(rounds) waits timed out")
+    }
+
+    /// The chapter's "Waiting on Groups of Queued Tasks" from a plain thread: a fan-out to
+    /// a global queue, then a notify on a serial queue (issue 25, finding 1). The worker
+    /// that ran the last jobs gave their held leaves just before it searched, and the
+    /// notify's queue drain went to that worker's LIFO slot, where nobody looked: stuck in
+    /// the first round on every run before the fix.
+    @Test(arguments: [false, true])
+    func notifyOnAQueueRunsAfterAFanOutFromAPlainThread(concurrentTarget: Bool) {
+        var random = SplitMix64(seed: concurrentTarget ? 25 : 1)
+        let queue = concurrentTarget
+            ? DispatchQueue(label: "held-leaves.notify", attributes: .concurrent)
+            : DispatchQueue(label: "held-leaves.notify")
+        for round in 1...300 {
+            let group = DispatchGroup()
+            let jobs = 1 + random.below(64)
+            let ran = Counter()
+            for _ in 0..<jobs { DispatchQueue.global().async(group: group) { ran.increment() } }
+            let notified = DispatchSemaphore(value: 0)
+            let sawAll = Counter()
+            group.notify(queue: queue) {
+                if ran.current == jobs { sawAll.increment() }
+                notified.signal()
+            }
+            guard notified.wait(timeout: deadline(seconds: 20)) == .success else {
+                Issue.record("round \(round) (\(jobs) jobs): the notify never ran; \(group.currentCount) tasks in the group")
+                return
+            }
+            #expect(sawAll.current == 1, "round \(round): the notify ran before every job")
+        }
+    }
+
+    /// Held leaves given just before a worker runs a long job of its own ring: the notify
+    /// they make runnable must not wait for that job while another CPU is free (it was put
+    /// in the worker's LIFO slot, unseen until the job ended or a watcher looked). The long
+    /// job spins, not a Conveyor wait (which would hand the slot to the pool).
+    @Test func aNotifyMadeRunnableBeforeALongJobDoesNotWaitForIt() {
+        // One round at a time: rounds spinning side by side would hold every CPU of a
+        // 2-CPU machine, and the notifies could then rightly wait for them.
+        let rounds = 20
+        let queue = DispatchQueue(label: "held-leaves.before-long-job")
+        for round in 1...rounds {
+            let done = DispatchSemaphore(value: 0)
+            let notified = Counter()
+            let sawNotify = Counter()
+            DispatchQueue.global().async {
+                let group = DispatchGroup()
+                for _ in 0..<16 { DispatchQueue.global().async(group: group) {} }
+                group.notify(queue: queue) { notified.increment() }
+                // Not in the group: the hold is given right before it runs.
+                DispatchQueue.global().async {
+                    let end = DispatchTime.now() + .seconds(20)
+                    while notified.current == 0 && DispatchTime.now() < end { cnv_cpu_relax() }
+                    if notified.current == 1 { sawNotify.increment() }
+                    done.signal()
+                }
+            }
+            guard done.wait(timeout: deadline(seconds: 60)) == .success else {
+                Issue.record("round \(round): the long job never ended")
+                return
+            }
+            #expect(sawNotify.current == 1, "round \(round): the notify waited for the long job")
+        }
     }
 }

@@ -19,6 +19,14 @@
 /// without the hold). A job from a shared queue may have entered the group after the
 /// held job ended (its submitter saw that job finish), so the hold is given before
 /// taking from one.
+///
+/// What a hold does change is which thread submits a notify, and from where: the last
+/// leave is given by this worker between jobs (before it searches, parks or runs the
+/// next job), not at the end of a job. Work submitted between jobs must therefore not
+/// rely on this worker coming back for it: `WorkerPool.submit` fills the LIFO slot only
+/// from a running job, and `findJob` looks at its own ring again after giving the hold
+/// (issue 25, finding 1: a group's notify on a serial queue sat in the slot of a worker
+/// about to park, and never ran).
 extension Worker {
     /// Owes one leave of `group`: adds it to the held ones, releasing a hold on another group first.
     @inline(__always)

@@ -99,14 +99,17 @@ final class WorkerPool: @unchecked Sendable {
         }
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
            !current.cannotLowerNice {
-            guard job.isQueueDrain else {
+            // Only a running job fills the LIFO slot: its worker looks at the slot as soon
+            // as the job returns. Between jobs (held group leaves given just before a
+            // search or before the next job, a searcher firing a due timer) the worker may
+            // be about to search, park or run a long job instead, and nobody else may take
+            // the slot: such work is published on the ring with a wake-up (issue 25,
+            // finding 1: a group's notify on a serial queue never ran).
+            guard job.isQueueDrain, current.inJob.load(ordering: .relaxed) else {
                 pushLocally(job, on: current)
                 return
             }
             guard let previous = current.lifoSlot.exchange(job.retainedPointer(), ordering: .acquiringAndReleasing) else {
-                // Between jobs (a searcher firing a due timer) the worker takes the slot
-                // itself as soon as this returns: nobody needs to watch it.
-                if !current.inJob.load(ordering: .relaxed) { return }
                 // No wake-up per fill (that would cost a futex wake per message between
                 // queues): a parked worker watches the slots (`lifoWatchNanoseconds`).
                 // When none can be watching (fewer threads than CPUs, or the watcher stood
@@ -267,7 +270,11 @@ final class WorkerPool: @unchecked Sendable {
         if let job = worker.local.pop() { return job }
         // Held leaves cover only jobs from this worker's own ring (`Worker.leaveLater`): a
         // shared queue or a steal may hand over a job that entered the group after them.
-        worker.releaseHeldLeaves()
+        if worker.heldLeavesGroup != nil {
+            worker.releaseHeldLeaves()
+            // The leave may have emptied the group: its notify is on this ring now.
+            if let job = worker.local.pop() { return job }
+        }
         if let job = popInjection(for: worker) { return job }
         return search(for: worker)
     }
