@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "conveyor-bench", targets: ["conveyor-bench"]),
         .executable(name: "conveyor-examples", targets: ["conveyor-examples"]),
         .executable(name: "conveyor-stress", targets: ["conveyor-stress"]),
+        .executable(name: "conveyor-compose", targets: ["conveyor-compose"]),
+        .executable(name: "conveyor-compose-dispatch", targets: ["conveyor-compose-dispatch"]),
     ],
     targets: [
         // The syscalls Swift cannot call directly (variadic `syscall`, GNU-only wrappers).
@@ -66,12 +68,25 @@ let package = Package(
         ),
         // A stress / soak run (`swift run -c release conveyor-stress --seconds 20`).
         .executableTarget(name: "conveyor-stress", dependencies: ["Conveyor"], path: "Sources/ConveyorStress"),
+        // The composition tester (Tester/Compose, Scripts/compose.sh): generated programs
+        // checked against what every GCD keeps, compiled twice through symbolic links as the
+        // workloads are, so that the same programs run on the toolchain's Dispatch too. Its
+        // C API calls are one C file compiled against each library's headers.
+        .target(name: "CComposeConveyor", dependencies: ["CConveyorDispatch"]),
+        .target(name: "CComposeDispatch", cSettings: [.unsafeFlags(["-I/opt/swift/usr/lib/swift"])]),
+        .executableTarget(
+            name: "conveyor-compose",
+            dependencies: ["Conveyor", "CComposeConveyor"],
+            path: "Sources/ComposeConveyor",
+            swiftSettings: [.define("CONVEYOR")]
+        ),
+        .executableTarget(name: "conveyor-compose-dispatch", dependencies: ["CComposeDispatch"], path: "Sources/ComposeDispatch"),
         // Files that import Foundation and XCTest beside Conveyor, as users' files do.
         .testTarget(name: "ConveyorDropInTests", dependencies: ["Conveyor"]),
         .testTarget(name: "ConveyorTests", dependencies: [
             "Conveyor", "ConveyorCore", "ConveyorListings",
             "conveyor-main-queue-probe", "conveyor-async-main-probe", "conveyor-runloop-probe",
-            "conveyor-global-executor-probe",
+            "conveyor-global-executor-probe", "conveyor-compose",
         ]),
 
         // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`

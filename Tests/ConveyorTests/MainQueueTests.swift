@@ -72,9 +72,11 @@ struct ProbeOutcome {
 struct ProbeError: Error { var message: String }
 
 /// Runs a probe program (built beside the test bundle; by default
-/// `conveyor-main-queue-probe`) with one argument, waits at most 60 s, and returns its exit
-/// status (128 + signal when killed) and standard error.
-func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe") throws -> ProbeOutcome {
+/// `conveyor-main-queue-probe`) with one argument (or `arguments`), waits at most
+/// `timeoutSeconds` (60 s), and returns its exit status (128 + signal when killed; -1 when
+/// it was killed for taking too long) and standard error.
+func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe", arguments extra: [String] = [],
+              timeoutSeconds: Int = 60) throws -> ProbeOutcome {
     var exe = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &exe, exe.count - 1)
     guard length > 0 else { throw ProbeError(message: "readlink failed") }
@@ -98,7 +100,7 @@ func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe") th
     posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
     posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
     var pid: pid_t = 0
-    let arguments = [probe] + (mode.map { [$0] } ?? [])
+    let arguments = [probe] + (mode.map { [$0] } ?? []) + extra
     var argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     let rc = posix_spawn(&pid, probe, &actions, nil, &argv, environ)
@@ -107,7 +109,7 @@ func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe") th
 
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
-    let end = DispatchTime.now() + 60
+    let end = DispatchTime.now() + .seconds(timeoutSeconds)
     var status: Int32 = 0
     var finished = false
     while DispatchTime.now() < end {

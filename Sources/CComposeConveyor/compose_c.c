@@ -1,0 +1,1 @@
+../../Tester/CCompose/compose_c.c

@@ -1,0 +1,1 @@
+../../../Tester/CCompose/include/compose_c.h

@@ -1,0 +1,84 @@
+// See include/compose_c.h.
+#include <dispatch/dispatch.h>
+#include "compose_c.h"
+
+#ifndef QOS_CLASS_BACKGROUND
+// libdispatch's Linux headers leave out <sys/qos.h>; dispatch_get_global_queue takes its values.
+#define QOS_CLASS_BACKGROUND 0x09
+#define QOS_CLASS_UTILITY 0x11
+#define QOS_CLASS_DEFAULT 0x15
+#define QOS_CLASS_USER_INITIATED 0x19
+#endif
+
+static dispatch_queue_t global_queue(int qos) {
+    static const long classes[] = {
+        QOS_CLASS_BACKGROUND, QOS_CLASS_UTILITY, QOS_CLASS_DEFAULT, QOS_CLASS_USER_INITIATED
+    };
+    return dispatch_get_global_queue(classes[qos & 3], 0);
+}
+
+void *compose_c_queue_create(const char *label, int concurrent, int inactive, void *target, int qos) {
+    dispatch_queue_attr_t attr = concurrent ? DISPATCH_QUEUE_CONCURRENT : DISPATCH_QUEUE_SERIAL;
+    if (inactive) attr = dispatch_queue_attr_make_initially_inactive(attr);
+    dispatch_queue_t to = target ? (dispatch_queue_t)target : global_queue(qos);
+    return dispatch_queue_create_with_target(label, attr, to);
+}
+
+void *compose_c_global(int qos) { return global_queue(qos); }
+
+void compose_c_activate(void *queue) { dispatch_activate((dispatch_queue_t)queue); }
+void compose_c_suspend(void *queue) { dispatch_suspend((dispatch_queue_t)queue); }
+void compose_c_resume(void *queue) { dispatch_resume((dispatch_queue_t)queue); }
+void compose_c_release(void *object) { dispatch_release((dispatch_queue_t)object); }
+
+void compose_c_set_finalizer(void *object, void *context, compose_function_t finalizer) {
+    dispatch_set_context((dispatch_queue_t)object, context);
+    dispatch_set_finalizer_f((dispatch_queue_t)object, finalizer);
+}
+
+void *compose_c_get_context(void *object) { return dispatch_get_context((dispatch_queue_t)object); }
+
+void compose_c_async(void *queue, int barrier, void *context, compose_function_t work) {
+    if (barrier) dispatch_barrier_async_f((dispatch_queue_t)queue, context, work);
+    else dispatch_async_f((dispatch_queue_t)queue, context, work);
+}
+
+void compose_c_sync(void *queue, int barrier, void *context, compose_function_t work) {
+    if (barrier) dispatch_barrier_sync_f((dispatch_queue_t)queue, context, work);
+    else dispatch_sync_f((dispatch_queue_t)queue, context, work);
+}
+
+void compose_c_after(void *queue, uint64_t delay_ns, void *context, compose_function_t work) {
+    dispatch_after_f(dispatch_time(DISPATCH_TIME_NOW, (int64_t)delay_ns), (dispatch_queue_t)queue, context, work);
+}
+
+void *compose_c_group_create(void) { return dispatch_group_create(); }
+
+void compose_c_group_async(void *group, void *queue, void *context, compose_function_t work) {
+    dispatch_group_async_f((dispatch_group_t)group, (dispatch_queue_t)queue, context, work);
+}
+
+void compose_c_group_notify(void *group, void *queue, void *context, compose_function_t work) {
+    dispatch_group_notify_f((dispatch_group_t)group, (dispatch_queue_t)queue, context, work);
+}
+
+long compose_c_group_wait(void *group, uint64_t timeout_ns) {
+    return dispatch_group_wait((dispatch_group_t)group, dispatch_time(DISPATCH_TIME_NOW, (int64_t)timeout_ns));
+}
+
+void compose_c_apply(size_t iterations, void *context, compose_apply_function_t work) {
+    dispatch_apply_f(iterations, DISPATCH_APPLY_AUTO, context, work);
+}
+
+void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
+                             void *context, compose_function_t event, compose_function_t cancel) {
+    dispatch_source_t source = dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 0, 0, (dispatch_queue_t)queue);
+    dispatch_set_context(source, context);
+    dispatch_source_set_event_handler_f(source, event);
+    dispatch_source_set_cancel_handler_f(source, cancel);
+    dispatch_source_set_timer(source, dispatch_time(DISPATCH_TIME_NOW, (int64_t)start_ns), interval_ns, leeway_ns);
+    return source;
+}
+
+void compose_c_source_resume(void *source) { dispatch_resume((dispatch_source_t)source); }
+void compose_c_source_cancel(void *source) { dispatch_source_cancel((dispatch_source_t)source); }

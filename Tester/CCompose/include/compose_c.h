@@ -1,0 +1,45 @@
+// The composition tester's C API calls (Tester/Compose/COps.swift): one source,
+// compiled twice, against Conveyor's <dispatch/dispatch.h> (CComposeConveyor) and against
+// the toolchain's libdispatch headers (CComposeDispatch). Objects are passed as `void *`
+// so that the Swift side is the same for both.
+#ifndef COMPOSE_C_H
+#define COMPOSE_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*compose_function_t)(void *context);
+typedef void (*compose_apply_function_t)(void *context, size_t iteration);
+
+/// A queue: serial or concurrent, possibly initially inactive, targeting `target` or,
+/// when it is NULL, the global queue of QoS class index `qos` (0 background ... 3 user-initiated).
+void *compose_c_queue_create(const char *label, int concurrent, int inactive, void *target, int qos);
+/// The global queue of QoS class index `qos`.
+void *compose_c_global(int qos);
+void compose_c_activate(void *queue);
+void compose_c_suspend(void *queue);
+void compose_c_resume(void *queue);
+void compose_c_release(void *object);
+/// Sets an object's context and a finalizer that receives it.
+void compose_c_set_finalizer(void *object, void *context, compose_function_t finalizer);
+void *compose_c_get_context(void *object);
+
+void compose_c_async(void *queue, int barrier, void *context, compose_function_t work);
+void compose_c_sync(void *queue, int barrier, void *context, compose_function_t work);
+void compose_c_after(void *queue, uint64_t delay_ns, void *context, compose_function_t work);
+
+void *compose_c_group_create(void);
+void compose_c_group_async(void *group, void *queue, void *context, compose_function_t work);
+void compose_c_group_notify(void *group, void *queue, void *context, compose_function_t work);
+/// 0 when the group emptied within `timeout_ns`.
+long compose_c_group_wait(void *group, uint64_t timeout_ns);
+
+void compose_c_apply(size_t iterations, void *context, compose_apply_function_t work);
+
+/// A repeating timer source on `queue`, not yet resumed; its handlers get `context`.
+void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
+                             void *context, compose_function_t event, compose_function_t cancel);
+void compose_c_source_resume(void *source);
+void compose_c_source_cancel(void *source);
+
+#endif

@@ -1,0 +1,228 @@
+#if CONVEYOR
+import CComposeConveyor
+#else
+import CComposeDispatch
+#endif
+import Glibc
+import Synchronization
+
+/// The operations through the C API (`dispatch_async_f` and its kin, Tester/CCompose):
+/// contexts are retained closures, released by the trampoline that runs them.
+extension Runner {
+    func performC(_ op: Program.Op, from submitter: Submitter) {
+        switch op {
+        case let .async(q, barrier, body):
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            compose_c_async(cQueues[q], barrier ? 1 : 0, context { [self] in
+                runBlock(q, barrier: barrier, what: "dispatch_async_f", order: order) { perform(body, from: $0) }
+            }, runContext)
+        case let .sync(q, barrier, body):
+            let order = submitter.order(q, in: program)
+            let caller = pthread_self()
+            checker.expect()
+            compose_c_sync(cQueues[q], barrier ? 1 : 0, context { [self] in
+                if pthread_equal(caller, pthread_self()) == 0 { checker.fail("dispatch_sync_f to q\(q) ran on another thread") }
+                runBlock(q, barrier: barrier, what: "dispatch_sync_f", order: order) { perform(body, from: $0) }
+            }, runContext)
+        case let .after(q, microseconds, body):
+            checker.expect()
+            compose_c_after(cQueues[q], UInt64(microseconds) * 1_000, context { [self] in
+                runBlock(q, barrier: false, what: "dispatch_after_f", order: nil) { perform(body, from: $0) }
+            }, runContext)
+        case let .fanOut(q, members, notify, wait):
+            let group = compose_c_group_create()
+            let record = GroupRecord(members: members)
+            for _ in 0..<members {
+                let capture = Capture(record)
+                let order = submitter.order(q, in: program)
+                checker.expect()
+                compose_c_group_async(group, cQueues[q], context { [self] in
+                    withExtendedLifetime(capture) {}
+                    runBlock(q, barrier: false, what: "dispatch_group_async_f member", order: order) { _ in }
+                    record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                }, runContext)
+            }
+            if let notify {
+                let once = Once("dispatch_group_notify_f")
+                checker.expect()
+                compose_c_group_notify(group, cQueues[notify], context { [self] in
+                    runBlock(notify, barrier: false, what: "dispatch_group_notify_f", order: nil) { _ in
+                        once.run(checker)
+                        record.check(checker, after: "dispatch_group_notify_f on q\(notify)")
+                    }
+                }, runContext)
+            }
+            if wait {
+                if compose_c_group_wait(group, UInt64(liveness * 1e9)) != 0 {
+                    checker.fail("dispatch_group_wait for \(members) blocks on q\(q) timed out")
+                } else {
+                    record.check(checker, after: "dispatch_group_wait")
+                }
+            }
+            // The group's members and notify keep it alive (libdispatch's rule).
+            compose_c_release(group)
+        case let .perform(iterations, q, every):
+            let runs = SeenIterations(iterations)
+            let iteration = IterationBox { [self] index in
+                runs.count(index)
+                if let q, index % every == 0 { performC(.async(queue: q, barrier: false, body: []), from: Submitter(checker)) }
+            }
+            withExtendedLifetime(iteration) {
+                compose_c_apply(iterations, Unmanaged.passUnretained(iteration).toOpaque()) { raw, index in
+                    Unmanaged<IterationBox>.fromOpaque(raw!).takeUnretainedValue().body(index)
+                }
+            }
+            runs.check(checker)
+        case let .timer(q, microseconds, ticks):
+            let handlers = TimerHandlers()
+            let state = CTimerState(ticks: ticks)
+            checker.expect()
+            handlers.event = { [self] in
+                checker.enter(q, barrier: false, what: "C timer event", order: nil)
+                if state.event(checker, what: "C timer on q\(q)") { compose_c_source_cancel(handlers.source) }
+                checker.leave(q, barrier: false)
+            }
+            handlers.cancel = { [self] in
+                checker.enter(q, barrier: false, what: "C timer cancel handler", order: nil)
+                state.cancelled(checker, what: "C timer on q\(q)")
+                checker.leave(q, barrier: false)
+                compose_c_release(handlers.source)
+                checker.done()
+            }
+            let nanoseconds = UInt64(microseconds) * 1_000
+            let retained = Unmanaged.passRetained(handlers).toOpaque()
+            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, nanoseconds, nanoseconds / 4, retained, { raw in
+                Unmanaged<TimerHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
+            }, { raw in
+                let handlers = Unmanaged<TimerHandlers>.fromOpaque(raw!).takeRetainedValue()
+                handlers.cancel()
+                handlers.event = {}   // the handlers captured `handlers`: break the cycle
+                handlers.cancel = {}
+            })
+            compose_c_source_resume(handlers.source)
+        case .dataSource, .workItem:
+            preconditionFailure("the generator makes no \(op) for the C API")
+        case let .suspend(q, submissions):
+            let window = SuspendWindow()
+            compose_c_suspend(cQueues[q])
+            for _ in 0..<submissions {
+                let order = submitter.order(q, in: program)
+                checker.expect()
+                compose_c_async(cQueues[q], 0, context { [self] in
+                    runBlock(q, barrier: false, what: "dispatch_async_f while suspended", order: order, window: window) { _ in }
+                }, runContext)
+            }
+            window.resumed.store(checker.tick(), ordering: .sequentiallyConsistent)
+            compose_c_resume(cQueues[q])
+        case let .transient(serial, blocks, resubmit, group):
+            transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
+        case let .semaphore(q):
+            // The C API's semaphores are the Swift API's underneath in both libraries; a
+            // group with one member waited for stands in for them here.
+            performC(.fanOut(queue: q, members: 1, notify: nil, wait: true), from: submitter)
+        }
+    }
+}
+
+extension Runner {
+    /// A queue (and a group) of its own, released right after the blocks were submitted:
+    /// the handles must stay valid for the blocks (each reads the queue's context, one
+    /// re-submits), and the finalizers must come after every block (libdispatch's rules).
+    private func transient(serial: Bool, blocks: Int, resubmit: Bool, group: Bool) {
+        let record = GroupRecord(members: blocks + (resubmit ? 1 : 0))
+        let queue = compose_c_queue_create("compose.transient", serial ? 0 : 1, 0, nil, 2)!
+        let cGroup = group ? compose_c_group_create() : nil
+        let queueContext = finalizerContext { [self] in
+            record.check(checker, after: "a released queue's finalizer")
+            checker.done()
+        }
+        checker.expect()
+        compose_c_set_finalizer(queue, queueContext, runFinalizer)
+        if let cGroup {
+            checker.expect()
+            compose_c_set_finalizer(cGroup, finalizerContext { [self] in
+                record.check(checker, after: "a released group's finalizer")
+                checker.done()
+            }, runFinalizer)
+        }
+        checker.expect(record.members)
+        func submit(_ body: @escaping () -> Void) {
+            if let cGroup { compose_c_group_async(cGroup, queue, context(body), runContext) }
+            else { compose_c_async(queue, 0, context(body), runContext) }
+        }
+        func block(_ index: Int) -> () -> Void {
+            let capture = Capture(record)
+            return { [self] in
+                withExtendedLifetime(capture) {}
+                if compose_c_get_context(queue) != queueContext {
+                    checker.fail("dispatch_get_context on a released queue with work pending gave another context")
+                }
+                if resubmit && index == 0 { submit(block(-1)) }
+                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                checker.done()
+            }
+        }
+        for index in 0..<blocks { submit(block(index)) }
+        compose_c_release(queue)
+        if let cGroup { compose_c_release(cGroup) }
+    }
+}
+
+/// A finalizer's context: `runFinalizer` runs it once and releases it.
+private func finalizerContext(_ body: @escaping () -> Void) -> UnsafeMutableRawPointer { context(body) }
+
+private let runFinalizer: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw in
+    Unmanaged<ContextBox>.fromOpaque(raw!).takeRetainedValue().body()
+}
+
+/// A closure as a C context: `runContext` runs it and releases it.
+private final class ContextBox {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private func context(_ body: @escaping () -> Void) -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(ContextBox(body)).toOpaque()
+}
+
+private let runContext: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw in
+    Unmanaged<ContextBox>.fromOpaque(raw!).takeRetainedValue().body()
+}
+
+private final class IterationBox {
+    let body: (Int) -> Void
+    init(_ body: @escaping (Int) -> Void) { self.body = body }
+}
+
+/// A C timer's handlers and source; the cancel handler releases both.
+private final class TimerHandlers: @unchecked Sendable {
+    var event: () -> Void = {}
+    var cancel: () -> Void = {}
+    var source: UnsafeMutableRawPointer!
+}
+
+/// Like `SourceState`, for a C timer.
+private final class CTimerState: @unchecked Sendable {
+    private struct State { var count = 0; var cancelHandlerRan = false }
+    private let state = Mutex(State())
+    let target: Int
+    init(ticks: Int) { target = ticks }
+
+    func event(_ checker: Checker, what: String) -> Bool {
+        state.withLock { state in
+            if state.cancelHandlerRan { checker.fail("\(what): an event handler ran after the cancel handler") }
+            state.count += 1
+            if state.count > target { checker.fail("\(what): \(state.count) events where \(target) were expected (an event after cancel?)") }
+            return state.count == target
+        }
+    }
+
+    func cancelled(_ checker: Checker, what: String) {
+        state.withLock { state in
+            if state.cancelHandlerRan { checker.fail("\(what): the cancel handler ran twice") }
+            state.cancelHandlerRan = true
+            if state.count != target { checker.fail("\(what): cancelled after \(state.count) of \(target) events") }
+        }
+    }
+}

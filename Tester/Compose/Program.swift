@@ -1,0 +1,205 @@
+/// A generated dispatch program: queues in trees, and the operations several plain
+/// threads perform on them, with nested operations inside the blocks they submit.
+///
+/// The generator keeps every program free of deadlocks that GCD itself would have (a
+/// program that deadlocks on libdispatch too tests nothing): `sync` goes only to a queue
+/// tree of a higher rank than every tree the caller is inside (so no two callers can wait
+/// on each other), and only plain threads block in `wait`.
+struct Program: Sendable {
+    /// Which API the program's queues, groups and timers are made and used through.
+    enum API: String, Sendable { case swift, c }
+
+    struct Queue: Sendable {
+        let index: Int
+        let serial: Bool
+        /// An earlier queue of the program, or nil for a global queue of QoS `qos`.
+        let target: Int?
+        let qos: Int
+        /// Made inactive; a separate plain thread activates it after a short delay.
+        let inactive: Bool
+        /// Index of the top-most queue of its tree: `sync` goes only to higher trees.
+        let tree: Int
+        /// A global queue of QoS `qos` (the program's global queues follow its own).
+        var global = false
+    }
+
+    indirect enum Op: Sendable {
+        case async(queue: Int, barrier: Bool, body: [Op])
+        case sync(queue: Int, barrier: Bool, body: [Op])
+        case after(queue: Int, microseconds: Int, body: [Op])
+        /// `members` blocks to `queue` in a new group; a notify on `notify`; `wait` (plain threads only).
+        case fanOut(queue: Int, members: Int, notify: Int?, wait: Bool)
+        /// A work item (Swift API): cancelled before it is submitted when `cancel`.
+        case workItem(queue: Int, barrier: Bool, cancel: Bool, notify: Int?, wait: Bool)
+        /// `concurrentPerform`; every `submitEvery`-th iteration submits a block to `queue`.
+        case perform(iterations: Int, queue: Int?, submitEvery: Int)
+        /// A repeating timer that cancels itself after `ticks` events.
+        case timer(queue: Int, microseconds: Int, ticks: Int)
+        /// A data-add source (Swift API) fed `merges` values, cancelled when all arrived.
+        case dataSource(queue: Int, merges: Int)
+        /// Suspends `queue`, submits `submissions` blocks, resumes it.
+        case suspend(queue: Int, submissions: Int)
+        /// A block signals a semaphore the plain thread waits for.
+        case semaphore(queue: Int)
+        /// A queue of its own (and, in C, a group) given up right after `blocks` were
+        /// submitted to it; in C each block reads the queue's context, and one re-submits
+        /// to it when `resubmit`; the finalizers must come after every block.
+        case transient(serial: Bool, blocks: Int, resubmit: Bool, group: Bool)
+    }
+
+    let seed: UInt64
+    let api: API
+    let queues: [Queue]
+    /// One list of operations per plain thread.
+    let threads: [[Op]]
+
+    /// The same program with only the plain threads at `indices` (for narrowing a failure).
+    func keepingThreads(_ indices: [Int]) -> Program {
+        Program(seed: seed, api: api, queues: queues, threads: indices.filter { threads.indices.contains($0) }.map { threads[$0] })
+    }
+
+    /// The queue and its targets, innermost first.
+    func chain(_ queue: Int) -> [Int] {
+        var result = [queue]
+        var next = queues[queue].target
+        while let index = next { result.append(index); next = queues[index].target }
+        return result
+    }
+}
+
+extension Program {
+    /// The program of `seed`.
+    init(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        self.seed = seed
+        api = random.percent(30) ? .c : .swift
+        var queues: [Queue] = []
+        for index in 0..<random.within(1...6) {
+            let target: Int? = index > 0 && random.percent(45) ? random.below(index) : nil
+            queues.append(Queue(
+                index: index, serial: random.percent(60), target: target, qos: random.below(4),
+                inactive: random.percent(12), tree: target.map { queues[$0].tree } ?? index))
+        }
+        for qos in 0..<4 where random.percent(40) || (qos == 2 && queues.count < 3) {
+            queues.append(Queue(index: queues.count, serial: false, target: nil, qos: qos, inactive: false, tree: -1, global: true))
+        }
+        self.queues = queues
+        var generator = Generator(random: random, queues: queues, api: api)
+        threads = (0..<generator.random.within(1...3)).map { _ in
+            (0..<generator.random.within(1...6)).map { _ in generator.op(depth: 0, plainThread: true, aboveTree: -1) }
+        }
+    }
+
+    /// Makes one operation at a time; `aboveTree` is the highest tree the caller is inside.
+    private struct Generator {
+        var random: SeededRandom
+        let queues: [Queue]
+        let api: API
+
+        mutating func queue() -> Int { random.below(queues.count) }
+
+        /// A queue the program made (not a global queue), for suspension.
+        mutating func madeQueue() -> Int? {
+            let made = queues.filter { !$0.global }
+            return made.isEmpty ? nil : made[random.below(made.count)].index
+        }
+
+        mutating func barrier(_ queue: Int) -> Bool { !queues[queue].serial && !queues[queue].global && random.percent(30) }
+
+        /// The highest tree a block on `queue` is inside: none for a global queue.
+        func treeInside(_ queue: Int) -> Int { queues[queue].global ? -1 : queues[queue].tree }
+
+        mutating func body(depth: Int, aboveTree: Int) -> [Op] {
+            guard depth < 2 else { return [] }
+            return (0..<random.below(depth == 0 ? 4 : 2)).map { _ in op(depth: depth + 1, plainThread: false, aboveTree: aboveTree) }
+        }
+
+        mutating func op(depth: Int, plainThread: Bool, aboveTree: Int) -> Op {
+            let q = queue()
+            let tree = treeInside(q)
+            switch random.below(100) {
+            case 0..<26:
+                return .async(queue: q, barrier: barrier(q), body: body(depth: depth, aboveTree: tree))
+            case 26..<40:
+                // Only to a higher tree (or a global queue): two callers never wait for each other.
+                if queues[q].global { return .sync(queue: q, barrier: false, body: body(depth: depth, aboveTree: aboveTree)) }
+                guard tree > aboveTree else { return .async(queue: q, barrier: barrier(q), body: []) }
+                return .sync(queue: q, barrier: barrier(q), body: body(depth: depth, aboveTree: tree))
+            case 40..<48:
+                return .after(queue: q, microseconds: random.below(2_000), body: body(depth: depth + 1, aboveTree: tree))
+            case 48..<66:
+                let notify: Int? = random.percent(85) ? queue() : nil
+                // Half of them to a global queue, as the chapter's own pattern does.
+                let globals = queues.filter(\.global)
+                let members = !globals.isEmpty && random.percent(50) ? globals[random.below(globals.count)].index : q
+                return .fanOut(queue: members, members: random.within(1...32), notify: notify,
+                               wait: plainThread && (notify == nil || random.percent(40)))
+            case 66..<74 where api == .swift:
+                let notify: Int? = random.percent(60) ? queue() : nil
+                return .workItem(queue: q, barrier: barrier(q), cancel: random.percent(25), notify: notify,
+                                 wait: plainThread && random.percent(50))
+            case 74..<80:
+                return .perform(iterations: random.within(1...16), queue: random.percent(60) ? q : nil,
+                                submitEvery: random.within(1...4))
+            case 80..<86:
+                return .timer(queue: q, microseconds: random.within(100...2_000), ticks: random.within(1...4))
+            case 86..<90 where api == .swift:
+                return .dataSource(queue: q, merges: random.within(1...8))
+            case 90..<94:
+                guard let made = madeQueue() else { return .async(queue: q, barrier: false, body: []) }
+                return .suspend(queue: made, submissions: random.within(1...4))
+            case 94..<96 where plainThread:
+                return .semaphore(queue: q)
+            case 96..<100:
+                return .transient(serial: random.percent(50), blocks: random.within(1...8), resubmit: random.percent(50),
+                                   group: random.percent(50))
+            default:
+                return .async(queue: q, barrier: false, body: [])
+            }
+        }
+    }
+}
+
+extension Program: CustomStringConvertible {
+    var description: String {
+        var lines = ["program \(seed) (\(api.rawValue) API)"]
+        for queue in queues {
+            if queue.global { lines.append("  q\(queue.index): global(qos \(queue.qos))"); continue }
+            let kind = queue.serial ? "serial" : "concurrent"
+            let target = queue.target.map { "q\($0)" } ?? "global(qos \(queue.qos))"
+            lines.append("  q\(queue.index): \(kind) -> \(target)\(queue.inactive ? ", inactive" : "")")
+        }
+        for (index, ops) in threads.enumerated() {
+            lines.append("  thread \(index):")
+            for op in ops { Program.describe(op, indent: "    ", into: &lines) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func describe(_ op: Op, indent: String, into lines: inout [String]) {
+        func nested(_ head: String, _ body: [Op]) {
+            lines.append(indent + head + (body.isEmpty ? "" : " {"))
+            for inner in body { describe(inner, indent: indent + "  ", into: &lines) }
+            if !body.isEmpty { lines.append(indent + "}") }
+        }
+        switch op {
+        case let .async(queue, barrier, body): nested("async(q\(queue)\(barrier ? ", barrier" : ""))", body)
+        case let .sync(queue, barrier, body): nested("sync(q\(queue)\(barrier ? ", barrier" : ""))", body)
+        case let .after(queue, microseconds, body): nested("asyncAfter(q\(queue), \(microseconds) us)", body)
+        case let .fanOut(queue, members, notify, wait):
+            lines.append(indent + "group: \(members) x async(q\(queue))" + (notify.map { ", notify(q\($0))" } ?? "") + (wait ? ", wait" : ""))
+        case let .workItem(queue, barrier, cancel, notify, wait):
+            lines.append(indent + "workItem(q\(queue)\(barrier ? ", barrier" : ""))" + (cancel ? ", cancel first" : "")
+                         + (notify.map { ", notify(q\($0))" } ?? "") + (wait ? ", wait" : ""))
+        case let .perform(iterations, queue, every):
+            lines.append(indent + "concurrentPerform(\(iterations))" + (queue.map { ", every \(every): async(q\($0))" } ?? ""))
+        case let .timer(queue, microseconds, ticks): lines.append(indent + "timer(q\(queue), every \(microseconds) us, \(ticks) ticks)")
+        case let .dataSource(queue, merges): lines.append(indent + "dataAddSource(q\(queue), \(merges) merges)")
+        case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
+        case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
+        case let .transient(serial, blocks, resubmit, group):
+            lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
+                         + (resubmit ? ", one re-submits" : "") + ", released at once")
+        }
+    }
+}

@@ -1,0 +1,191 @@
+#if CONVEYOR
+import CComposeConveyor
+import Conveyor
+#else
+import CComposeDispatch
+import Dispatch
+#endif
+import Glibc
+import Synchronization
+
+/// Runs one generated program against the library this file was compiled with, and says
+/// what the checker saw.
+final class Runner: @unchecked Sendable {
+    enum Outcome {
+        case passed
+        case failed([String])
+        /// Nothing finished within the liveness bound: a report of every queue and thread.
+        case hung(String)
+    }
+
+    let program: Program
+    let checker: Checker
+    let liveness: Double
+    /// The program's queues, made through the Swift API or the C API.
+    private(set) var queues: [DispatchQueue] = []
+    private(set) var cQueues: [UnsafeMutableRawPointer] = []
+
+    init(program: Program, livenessSeconds: Double) {
+        self.program = program
+        checker = Checker(program: program)
+        liveness = livenessSeconds
+    }
+
+    /// The submitting context of one plain thread or one run of a block: numbers its
+    /// submissions to each serial queue, for the FIFO check.
+    final class Submitter: @unchecked Sendable {
+        let id: Int
+        private var numbers: [Int: Int] = [:]
+        init(_ checker: Checker) { id = checker.newContext() }
+
+        func order(_ queue: Int, in program: Program) -> Checker.Order? {
+            guard program.queues[queue].serial else { return nil }
+            let number = numbers[queue, default: 0]
+            numbers[queue] = number + 1
+            return Checker.Order(context: id, number: number)
+        }
+    }
+
+    func run() -> Outcome {
+        makeQueues()
+        var threads: [pthread_t] = []
+        let finishedThreads = Atomic<Int>(0)
+        let activations = program.queues.filter(\.inactive).map(\.index)
+        if !activations.isEmpty {
+            var random = SeededRandom(seed: program.seed ^ 0xAC71_7A7E)
+            let delays = activations.map { _ in random.below(1_000) }
+            threads.append(startThread { [self] in
+                for (queue, delay) in zip(activations, delays) {
+                    var pause = timespec(tv_sec: 0, tv_nsec: delay * 1_000)
+                    nanosleep(&pause, nil)
+                    checker.markActivated(queue)
+                    if program.api == .c { compose_c_activate(cQueues[queue]) } else { queues[queue].activate() }
+                }
+                finishedThreads.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            })
+        }
+        for ops in program.threads {
+            threads.append(startThread { [self] in
+                let submitter = Submitter(checker)
+                for op in ops { perform(op, from: submitter, onPlainThread: true) }
+                finishedThreads.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            })
+        }
+        let end = monotonicNanoseconds() + Int(liveness * 1e9)
+        while finishedThreads.load(ordering: .sequentiallyConsistent) < threads.count
+            || checker.outstanding.load(ordering: .sequentiallyConsistent) > 0 {
+            if monotonicNanoseconds() > end { return .hung(hangReport(threadsLeft: threads.count - finishedThreads.load(ordering: .relaxed))) }
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
+            nanosleep(&pause, nil)
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        if checker.outstanding.load(ordering: .sequentiallyConsistent) < 0 {
+            checker.fail("more blocks finished than were submitted")
+        }
+        for queue in program.queues.indices {
+            let description = checker.occupancyDescription(queue)
+            if !description.hasPrefix("0 running") { checker.fail("q\(queue) still shows \(description) after the program") }
+        }
+        for (queue, spec) in zip(cQueues, program.queues) where !spec.global { compose_c_release(queue) }
+        let violations = checker.violations
+        return violations.isEmpty ? .passed : .failed(violations)
+    }
+
+    private func makeQueues() {
+        let classes: [DispatchQoS] = [.background, .utility, .default, .userInitiated]
+        for spec in program.queues {
+            let label = "compose.q\(spec.index)"
+            if spec.global {
+                if program.api == .c { cQueues.append(compose_c_global(Int32(spec.qos))!) }
+                else { queues.append(DispatchQueue.global(qos: classes[spec.qos].qosClass)) }
+            } else if program.api == .c {
+                let target = spec.target.map { cQueues[$0] }
+                cQueues.append(compose_c_queue_create(label, spec.serial ? 0 : 1, spec.inactive ? 1 : 0, target, Int32(spec.qos))!)
+            } else {
+                var attributes: DispatchQueue.Attributes = []
+                if !spec.serial { attributes.insert(.concurrent) }
+                if spec.inactive { attributes.insert(.initiallyInactive) }
+                let target = spec.target.map { queues[$0] } ?? DispatchQueue.global(qos: classes[spec.qos].qosClass)
+                queues.append(DispatchQueue(label: label, attributes: attributes, target: target))
+            }
+        }
+    }
+
+    /// Runs a block's checked part: `enter`, the body, `leave`, and counts it done.
+    func runBlock(_ queue: Int, barrier: Bool, what: String, order: Checker.Order?,
+                  window: SuspendWindow? = nil, body: (Submitter) -> Void) {
+        checker.enter(queue, barrier: barrier, what: what, order: order)
+        if let window, window.resumed.load(ordering: .sequentiallyConsistent) == 0 {
+            checker.fail("\(what) started on q\(queue) while the queue was suspended")
+        }
+        body(Submitter(checker))
+        checker.leave(queue, barrier: barrier)
+        checker.done()
+    }
+
+    func perform(_ ops: [Program.Op], from submitter: Submitter) {
+        for op in ops { perform(op, from: submitter, onPlainThread: false) }
+    }
+
+    func perform(_ op: Program.Op, from submitter: Submitter, onPlainThread: Bool) {
+        if program.api == .c { performC(op, from: submitter) } else { performSwift(op, from: submitter) }
+    }
+
+    private func hangReport(threadsLeft: Int) -> String {
+        var lines = ["no progress within \(liveness) s: \(checker.outstanding.load(ordering: .relaxed)) blocks outstanding, \(threadsLeft) plain threads not done",
+                     program.description, "queues (started/finished blocks, occupancy now):"]
+        for (index, counts) in checker.queueCounts().enumerated() {
+            lines.append("  q\(index): \(counts.started)/\(counts.finished), \(checker.occupancyDescription(index))")
+        }
+        lines.append("threads (name, state, kernel wait channel):")
+        lines.append(contentsOf: threadStates().map { "  " + $0 })
+        lines.append(contentsOf: checker.violations.map { "violation: " + $0 })
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Starts a plain thread running `body`.
+func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
+    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    let result = pthread_create(&thread, nil, { raw in
+        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, context)
+    precondition(result == 0, "pthread_create failed: \(result)")
+    return thread
+}
+
+func monotonicNanoseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return now.tv_sec * 1_000_000_000 + now.tv_nsec
+}
+
+/// Every thread of this process: name, scheduler state and what it waits in.
+func threadStates() -> [String] {
+    guard let directory = opendir("/proc/self/task") else { return ["(no /proc/self/task)"] }
+    defer { closedir(directory) }
+    var lines: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard name.first?.isNumber == true else { continue }
+        let stat = readSmallFile("/proc/self/task/\(name)/stat")
+        // "tid (comm) S ...": the state follows the last ')'.
+        let state = stat.lastIndex(of: ")").map { String(stat[stat.index($0, offsetBy: 2)]) } ?? "?"
+        let comm = readSmallFile("/proc/self/task/\(name)/comm").split(separator: "\n").first.map(String.init) ?? "?"
+        let wchan = readSmallFile("/proc/self/task/\(name)/wchan")
+        lines.append("\(name) \(comm) \(state) \(wchan)")
+    }
+    return lines.sorted()
+}
+
+private func readSmallFile(_ path: String) -> String {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return "" }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 512)
+    let count = read(descriptor, &buffer, buffer.count)
+    return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+}

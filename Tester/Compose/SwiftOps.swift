@@ -1,0 +1,263 @@
+#if CONVEYOR
+import Conveyor
+#else
+import Dispatch
+#endif
+import Glibc
+import Synchronization
+
+/// The operations through the Swift API.
+extension Runner {
+    func performSwift(_ op: Program.Op, from submitter: Submitter) {
+        switch op {
+        case let .async(q, barrier, body):
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            queues[q].async(flags: barrier ? .barrier : []) { [self] in
+                runBlock(q, barrier: barrier, what: "async", order: order) { perform(body, from: $0) }
+            }
+        case let .sync(q, barrier, body):
+            let order = submitter.order(q, in: program)
+            let caller = pthread_self()
+            checker.expect()
+            queues[q].sync(flags: barrier ? .barrier : []) {
+                if pthread_equal(caller, pthread_self()) == 0 { checker.fail("sync to q\(q) ran on another thread") }
+                runBlock(q, barrier: barrier, what: "sync", order: order) { perform(body, from: $0) }
+            }
+        case let .after(q, microseconds, body):
+            checker.expect()
+            let deadline = DispatchTime.now() + .microseconds(microseconds)
+            queues[q].asyncAfter(deadline: deadline) { [self] in
+                if DispatchTime.now() < deadline { checker.fail("asyncAfter on q\(q) ran before its deadline") }
+                runBlock(q, barrier: false, what: "asyncAfter", order: nil) { perform(body, from: $0) }
+            }
+        case let .fanOut(q, members, notify, wait):
+            fanOut(q, members: members, notify: notify, wait: wait, from: submitter)
+        case let .workItem(q, barrier, cancel, notify, wait):
+            workItem(q, barrier: barrier, cancel: cancel, notify: notify, wait: wait, from: submitter)
+        case let .perform(iterations, q, every):
+            let runs = SeenIterations(iterations)
+            DispatchQueue.concurrentPerform(iterations: iterations) { [self] index in
+                runs.count(index)
+                if let q, index % every == 0 { performSwift(.async(queue: q, barrier: false, body: []), from: Submitter(checker)) }
+            }
+            runs.check(checker)
+        case let .timer(q, microseconds, ticks):
+            timer(q, microseconds: microseconds, ticks: ticks)
+        case let .dataSource(q, merges):
+            dataSource(q, merges: merges)
+        case let .suspend(q, submissions):
+            let window = SuspendWindow()
+            queues[q].suspend()
+            for _ in 0..<submissions {
+                let order = submitter.order(q, in: program)
+                checker.expect()
+                queues[q].async { [self] in
+                    runBlock(q, barrier: false, what: "async while suspended", order: order, window: window) { _ in }
+                }
+            }
+            window.resumed.store(checker.tick(), ordering: .sequentiallyConsistent)
+            queues[q].resume()
+        case let .transient(serial, blocks, resubmit, group):
+            transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
+        case let .semaphore(q):
+            let semaphore = DispatchSemaphore(value: 0)
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            queues[q].async { [self] in
+                runBlock(q, barrier: false, what: "semaphore signaller", order: order) { _ in semaphore.signal() }
+            }
+            if semaphore.wait(timeout: .now() + liveness) == .timedOut { checker.fail("semaphore wait on q\(q)'s signal timed out") }
+        }
+    }
+
+    /// A queue of its own, let go right after its blocks were submitted.
+    private func transient(serial: Bool, blocks: Int, resubmit: Bool, group: Bool) {
+        let queue = DispatchQueue(label: "compose.transient", attributes: serial ? [] : .concurrent)
+        let dispatchGroup = group ? DispatchGroup() : nil
+        let record = GroupRecord(members: blocks + (resubmit ? 1 : 0))
+        checker.expect(record.members)
+        for index in 0..<blocks {
+            let capture = Capture(record)
+            queue.async(group: dispatchGroup) { [self] in
+                withExtendedLifetime(capture) {}
+                if resubmit && index == 0 {
+                    let capture = Capture(record)
+                    queue.async(group: dispatchGroup) { [self] in
+                        withExtendedLifetime(capture) {}
+                        record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                        checker.done()
+                    }
+                }
+                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                checker.done()
+            }
+        }
+        if let dispatchGroup {
+            checker.expect()
+            dispatchGroup.notify(queue: .global()) { [self] in
+                record.check(checker, after: "the notify of a transient queue's group")
+                checker.done()
+            }
+        }
+    }
+
+    private func fanOut(_ q: Int, members: Int, notify: Int?, wait: Bool, from submitter: Submitter) {
+        let group = DispatchGroup()
+        let record = GroupRecord(members: members)
+        for _ in 0..<members {
+            let capture = Capture(record)
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            queues[q].async(group: group) { [self] in
+                withExtendedLifetime(capture) {}
+                runBlock(q, barrier: false, what: "group member", order: order) { _ in }
+                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        if let notify {
+            let once = Once("group notify")
+            checker.expect()
+            group.notify(queue: queues[notify]) { [self] in
+                runBlock(notify, barrier: false, what: "group notify", order: nil) { _ in
+                    once.run(checker)
+                    record.check(checker, after: "group notify on q\(notify)")
+                }
+            }
+        }
+        if wait {
+            if group.wait(timeout: .now() + liveness) == .timedOut {
+                checker.fail("group.wait for \(members) blocks on q\(q) timed out")
+            } else {
+                record.check(checker, after: "group.wait")
+            }
+        }
+    }
+
+    private func workItem(_ q: Int, barrier: Bool, cancel: Bool, notify: Int?, wait: Bool, from submitter: Submitter) {
+        let flag = Flag()
+        let order = cancel ? nil : submitter.order(q, in: program)
+        if !cancel { checker.expect() }
+        let item = DispatchWorkItem(flags: barrier ? .barrier : []) { [self] in
+            if cancel { checker.fail("a work item cancelled before it was submitted ran on q\(q)"); return }
+            runBlock(q, barrier: barrier, what: "work item", order: order) { _ in }
+            flag.set()
+        }
+        if cancel { item.cancel() }
+        queues[q].async(execute: item)
+        if let notify {
+            let once = Once("work item notify")
+            checker.expect()
+            item.notify(queue: queues[notify]) { [self] in
+                runBlock(notify, barrier: false, what: "work item notify", order: nil) { _ in
+                    once.run(checker)
+                    if !cancel && !flag.isSet { checker.fail("a work item's notify on q\(notify) ran before the item ended") }
+                }
+            }
+        }
+        if wait {
+            if item.wait(timeout: .now() + liveness) == .timedOut {
+                checker.fail("workItem.wait on q\(q) timed out")
+            } else if !cancel && !flag.isSet {
+                checker.fail("workItem.wait returned before the item on q\(q) ended")
+            }
+        }
+    }
+
+    private func timer(_ q: Int, microseconds: Int, ticks: Int) {
+        let source = DispatchSource.makeTimerSource(queue: queues[q])
+        let state = SourceState(ticks: ticks, source: source)
+        let start = DispatchTime.now() + .microseconds(microseconds)
+        checker.expect()
+        source.setEventHandler { [self] in
+            if DispatchTime.now() < start { checker.fail("a timer on q\(q) fired before its deadline") }
+            checker.enter(q, barrier: false, what: "timer event", order: nil)
+            if state.event(checker, what: "timer on q\(q)") { state.cancel() }
+            checker.leave(q, barrier: false)
+        }
+        source.setCancelHandler { [self] in
+            checker.enter(q, barrier: false, what: "timer cancel handler", order: nil)
+            state.cancelled(checker, what: "timer on q\(q)")
+            checker.leave(q, barrier: false)
+            checker.done()
+        }
+        source.schedule(deadline: start, repeating: .microseconds(microseconds), leeway: .microseconds(microseconds / 4))
+        source.activate()
+    }
+
+    private func dataSource(_ q: Int, merges: Int) {
+        let source = DispatchSource.makeUserDataAddSource(queue: queues[q])
+        let total = merges * (merges + 1) / 2
+        let state = SourceState(ticks: total, source: source)
+        checker.expect()
+        source.setEventHandler { [self] in
+            checker.enter(q, barrier: false, what: "data source event", order: nil)
+            if state.add(Int(source.data), checker, what: "data source on q\(q)") { state.cancel() }
+            checker.leave(q, barrier: false)
+        }
+        source.setCancelHandler { [self] in
+            checker.enter(q, barrier: false, what: "data source cancel handler", order: nil)
+            state.cancelled(checker, what: "data source on q\(q)")
+            checker.leave(q, barrier: false)
+            checker.done()
+        }
+        source.activate()
+        for value in 1...merges { source.add(data: UInt(value)) }
+    }
+}
+
+/// The iterations of one `concurrentPerform`: each must run exactly once before it returns.
+final class SeenIterations: @unchecked Sendable {
+    private let seen: [Cell]
+    init(_ iterations: Int) { seen = (0..<iterations).map { _ in Cell(0) } }
+    func count(_ index: Int) { seen[index].value.wrappingAdd(1, ordering: .sequentiallyConsistent) }
+    func check(_ checker: Checker) {
+        for (index, runs) in seen.enumerated() where runs.value.load(ordering: .sequentiallyConsistent) != 1 {
+            checker.fail("concurrentPerform returned with iteration \(index) run \(runs.value.load(ordering: .relaxed)) times")
+        }
+    }
+}
+
+/// Set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
+/// A source's handlers' shared state. The source is let go in the cancel handler, which
+/// breaks the cycle through its own handlers.
+final class SourceState: @unchecked Sendable {
+    // The source is touched only under the lock.
+    private struct State: @unchecked Sendable { var count = 0; var cancelHandlerRan = false; var source: (any DispatchSourceProtocol)? }
+    private let state: Mutex<State>
+    let target: Int
+
+    init(ticks target: Int, source: any DispatchSourceProtocol) {
+        self.target = target
+        state = Mutex(State(source: source))
+    }
+
+    /// Counts an event; true when the source should now be cancelled.
+    func event(_ checker: Checker, what: String) -> Bool { add(1, checker, what: what) }
+
+    func add(_ amount: Int, _ checker: Checker, what: String) -> Bool {
+        state.withLock { state in
+            if state.cancelHandlerRan { checker.fail("\(what): an event handler ran after the cancel handler") }
+            state.count += amount
+            if state.count > target { checker.fail("\(what): \(state.count) events or data where \(target) were expected (an event after cancel?)") }
+            return state.count == target
+        }
+    }
+
+    func cancel() { state.withLock { $0.source }?.cancel() }
+
+    func cancelled(_ checker: Checker, what: String) {
+        state.withLock { state in
+            if state.cancelHandlerRan { checker.fail("\(what): the cancel handler ran twice") }
+            state.cancelHandlerRan = true
+            if state.count != target { checker.fail("\(what): cancelled after \(state.count) of \(target) events or data") }
+            state.source = nil
+        }
+    }
+}

@@ -1,0 +1,101 @@
+// The composition tester: generates dispatch programs from seeds, runs each against the
+// library this copy was compiled with (Conveyor, or the toolchain's Dispatch: the same
+// source, built twice, as the benchmark's workloads are), and checks what every correct
+// GCD keeps (Checker.swift). README "Testing" and Scripts/compose.sh say how to run it.
+//
+//   conveyor-compose [--seconds N | --minutes N] [--first-seed S] [--liveness S]
+//   conveyor-compose --seed S [--repeat R] [--only-threads 0,2]
+//                                               replays one program R times (with only
+//                                               some of its plain threads, to narrow it)
+//
+// Exit status: 0 when every program passed; 1 when some failed (each printed with its
+// seed and program); 3 when one hung (printed with the state of every queue and thread;
+// the run stops there, its blocks are stuck).
+#if CONVEYOR
+import Conveyor
+let libraryName = "Conveyor"
+#else
+import Dispatch
+let libraryName = "Dispatch"
+#endif
+import Glibc
+
+/// Writes a line to standard error (failures are diagnostics; the summary goes to standard output).
+func printError(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+func usage(_ message: String) -> Never {
+    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] | --seed S [--repeat R] [--only-threads I,J]")
+    exit(2)
+}
+
+func value<T: LosslessStringConvertible>(_ text: String, for flag: String) -> T {
+    guard let value = T(text) else { usage("bad value for \(flag): \(text)") }
+    return value
+}
+
+var seconds = 10.0
+var firstSeed: UInt64? = nil
+var replay: UInt64? = nil
+var repeats = 20
+var liveness = 10.0
+var onlyThreads: [Int]? = nil
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    guard let text = arguments.popFirst() else { usage("\(flag) needs a value") }
+    switch flag {
+    case "--seconds": seconds = value(text, for: flag)
+    case "--minutes": seconds = (value(text, for: flag) as Double) * 60
+    case "--first-seed": firstSeed = value(text, for: flag) as UInt64
+    case "--seed": replay = value(text, for: flag) as UInt64
+    case "--repeat": repeats = value(text, for: flag)
+    case "--liveness": liveness = value(text, for: flag)
+    case "--only-threads": onlyThreads = text.split(separator: ",").map { value(String($0), for: flag) }
+    default: usage("unknown option \(flag)")
+    }
+}
+
+func report(_ program: Program, _ outcome: Runner.Outcome) -> Bool {
+    switch outcome {
+    case .passed:
+        return true
+    case let .failed(violations):
+        printError("FAILED on \(libraryName): seed \(program.seed) (replay: --seed \(program.seed))\n\(program)")
+        for violation in violations { printError("  violation: \(violation)") }
+        return false
+    case let .hung(state):
+        printError("HUNG on \(libraryName): seed \(program.seed) (replay: --seed \(program.seed))\n\(state)")
+        exit(3)
+    }
+}
+
+let start = monotonicNanoseconds()
+var failures: [UInt64] = []
+var programs = 0
+if let replay {
+    var program = Program(seed: replay)
+    if let onlyThreads { program = program.keepingThreads(onlyThreads) }
+    print(program)
+    for _ in 0..<repeats {
+        programs += 1
+        if !report(program, Runner(program: program, livenessSeconds: liveness).run()) { failures.append(replay) }
+    }
+} else {
+    let first = firstSeed ?? UInt64(truncatingIfNeeded: monotonicNanoseconds()) % 1_000_000_000
+    print("composition tester on \(libraryName): seeds from \(first), \(seconds) s, liveness bound \(liveness) s")
+    var seed = first
+    while Double(monotonicNanoseconds() - start) / 1e9 < seconds {
+        let program = Program(seed: seed)
+        programs += 1
+        if !report(program, Runner(program: program, livenessSeconds: liveness).run()) {
+            failures.append(seed)
+            if failures.count >= 20 { break }
+        }
+        seed += 1
+    }
+}
+let elapsed = Double(monotonicNanoseconds() - start) / 1e9
+print("\(libraryName): \(programs) programs in \(Int(elapsed)) s, \(failures.count) failed\(failures.isEmpty ? "" : ": seeds \(Set(failures).sorted())")")
+exit(failures.isEmpty ? 0 : 1)

@@ -1,0 +1,24 @@
+import Glibc
+import Testing
+
+/// The composition tester (Tester/Compose) as part of the suite: generated programs that
+/// mix queues, targets, barriers, `sync` chains, groups, work items, timers, data sources,
+/// suspension and `concurrentPerform`, in the Swift API and the C API, checked for what
+/// every GCD keeps. It runs as a child process, so that a hang is reported with the state
+/// of every queue and thread and then killed, not left in the test runner; under
+/// `swift test --sanitize=thread` the child is built with the sanitizer too.
+///
+/// A bounded budget here (CONVEYOR_COMPOSE_SECONDS, default 20 s); longer soaks with
+/// `swift run -c release conveyor-compose --minutes N`, and side by side with the
+/// toolchain's Dispatch with Scripts/compose.sh.
+@Suite struct CompositionTesterTests {
+    @Test func generatedProgramsKeepWhatEveryGCDKeeps() throws {
+        let seconds = getenv("CONVEYOR_COMPOSE_SECONDS").flatMap { Int(String(cString: $0)) } ?? 20
+        // A liveness bound well above anything a program needs (each takes milliseconds),
+        // for sanitizer builds on a busy 2-CPU machine.
+        let outcome = try runProbe(nil, program: "conveyor-compose",
+                                   arguments: ["--seconds", "\(seconds)", "--liveness", "60"],
+                                   timeoutSeconds: seconds + 120)
+        #expect(outcome.status == 0, "the composition tester failed (status \(outcome.status)); replay a seed with `conveyor-compose --seed S`:\n\(outcome.stderr)")
+    }
+}
