@@ -117,14 +117,14 @@ import Glibc
             }
             guard done.wait(timeout: deadline()) == .success else { exit(2) }
             guard events.values == [IOEvent(true, 5, EPIPE)] else { exit(3) }
-            var staticResult: (Int?, Int32) = (0, 0)
+            let staticResult = TestLog<IOEvent>()
             DispatchIO.write(toFileDescriptor: writer, data: dispatchData("again"), runningHandlerOn: .global()) { rest, error in
-                staticResult = (rest?.count, error)
+                staticResult.append(IOEvent(true, rest?.count, error))
                 done.signal()
             }
             channel.close()
             guard done.wait(timeout: deadline()) == .success else { exit(4) }
-            exit(staticResult == (5, EPIPE) ? 0 : 5)
+            exit(staticResult.values == [IOEvent(true, 5, EPIPE)] ? 0 : 5)
         }
     }
 

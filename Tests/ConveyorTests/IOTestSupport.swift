@@ -24,7 +24,7 @@ final class IORecorder: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let cleaned = DispatchSemaphore(value: 0)
 
-    var handler: (Bool, DispatchData?, Int32) -> Void {
+    var handler: @Sendable (Bool, DispatchData?, Int32) -> Void {
         { [self] done, data, error in
             events.append(IOEvent(done, data?.count, error))
             if let data { for byte in data { bytes.append(byte) } }
@@ -32,7 +32,7 @@ final class IORecorder: @unchecked Sendable {
         }
     }
 
-    var cleanup: (Int32) -> Void {
+    var cleanup: @Sendable (Int32) -> Void {
         { [self] error in
             cleanups.append(error)
             cleaned.signal()

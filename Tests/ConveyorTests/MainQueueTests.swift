@@ -71,12 +71,9 @@ struct ProbeOutcome {
 
 struct ProbeError: Error { var message: String }
 
-/// Runs a probe program (built beside the test bundle; by default
-/// `conveyor-main-queue-probe`) with one argument (or `arguments`), waits at most
-/// `timeoutSeconds` (60 s), and returns its exit status (128 + signal when killed; -1 when
-/// it was killed for taking too long) and standard error.
-func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe", arguments extra: [String] = [],
-              timeoutSeconds: Int = 60) throws -> ProbeOutcome {
+/// The folder the test bundle was built in (.build/<triple>/<config>), where the probe
+/// programs and the modules are.
+func testBuildDirectory() throws -> String {
     var exe = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &exe, exe.count - 1)
     guard length > 0 else { throw ProbeError(message: "readlink failed") }
@@ -86,8 +83,17 @@ func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe", ar
         directory = String(directory[..<slash])
         if directory.isEmpty { break }
     }
-    let buildDirectory = String(directory[..<directory.lastIndex(of: "/")!])
-    let probe = buildDirectory + "/" + program
+    guard let slash = directory.lastIndex(of: "/") else { throw ProbeError(message: "no .xctest in the test's path") }
+    return String(directory[..<slash])
+}
+
+/// Runs a probe program (built beside the test bundle; by default
+/// `conveyor-main-queue-probe`) with one argument (or `arguments`), waits at most
+/// `timeoutSeconds` (60 s), and returns its exit status (128 + signal when killed; -1 when
+/// it was killed for taking too long) and standard error.
+func runProbe(_ mode: String?, program: String = "conveyor-main-queue-probe", arguments extra: [String] = [],
+              timeoutSeconds: Int = 60) throws -> ProbeOutcome {
+    let probe = try testBuildDirectory() + "/" + program
     guard access(probe, X_OK) == 0 else { throw ProbeError(message: "probe not built at \(probe)") }
 
     // Close-on-exec, so that programs other tests start meanwhile do not inherit the

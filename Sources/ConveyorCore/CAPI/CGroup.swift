@@ -49,7 +49,8 @@ package func cnv_dispatch_group_notify_f(_ group: UnsafeMutableRawPointer?, _ qu
                                  _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
     let members = CGroup.group(group, "dispatch_group_notify_f")
     let target = CObject.queue(queue, "dispatch_group_notify_f")
-    members.notify(queue: target) { function(context) }
+    let bits = UInt(bitPattern: context)   // the C caller vouches for its context
+    members.notify(queue: target) { function(UnsafeMutableRawPointer(bitPattern: bits)) }
 }
 
 @_cdecl("cnv_dispatch_semaphore_create")

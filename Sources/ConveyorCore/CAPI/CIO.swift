@@ -32,7 +32,7 @@ enum CIO {
     }
 
     /// A cleanup closure over a C handler (none when the function is NULL).
-    static func cleanup(_ context: UnsafeMutableRawPointer?, _ function: CCleanupHandler?) -> (Int32) -> Void {
+    static func cleanup(_ context: UnsafeMutableRawPointer?, _ function: CCleanupHandler?) -> @Sendable (Int32) -> Void {
         let bits = UInt(bitPattern: context)
         return { error in function?(UnsafeMutableRawPointer(bitPattern: bits), error) }
     }

@@ -1,30 +1,34 @@
 /// The type of the closures a dispatch source runs: its event, cancel and registration
 /// handlers.
-public typealias DispatchSourceHandler = () -> Void
+@preconcurrency public typealias DispatchSourceHandler = @Sendable () -> Void
 
 /// What every dispatch source offers: handlers for its events, its cancellation and its
 /// registration, the life-cycle calls, and the values that describe what it watches.
 ///
 /// Only `DispatchSource` (made by its `make…Source` functions) conforms; the
 /// implementations below forward to it.
-public protocol DispatchSourceProtocol {
+///
+/// Sendable (the toolchain's Dispatch leaves it out): a source is safe to use from any
+/// thread, and its handlers are `@Sendable` closures, which capture the source they
+/// belong to as often as not (`source.setEventHandler { use(source.data) }`).
+public protocol DispatchSourceProtocol: Sendable {
     /// Sets the closure that runs on the target queue each time events were merged into the
     /// concreteSource. Inside it, `data` tells what happened since the last call.
-    func setEventHandler(qos: DispatchQoS, flags: DispatchWorkItemFlags, handler: DispatchSourceHandler?)
+    @preconcurrency func setEventHandler(qos: DispatchQoS, flags: DispatchWorkItemFlags, handler: DispatchSourceHandler?)
 
     /// Sets a work item to perform on the target queue for each batch of events.
     func setEventHandler(handler: DispatchWorkItem)
 
     /// Sets the closure that runs once on the target queue after the source was cancelled
     /// and its last event handler returned; only then may the watched fd be closed.
-    func setCancelHandler(qos: DispatchQoS, flags: DispatchWorkItemFlags, handler: DispatchSourceHandler?)
+    @preconcurrency func setCancelHandler(qos: DispatchQoS, flags: DispatchWorkItemFlags, handler: DispatchSourceHandler?)
 
     /// Sets a work item to perform once the source is cancelled.
     func setCancelHandler(handler: DispatchWorkItem)
 
     /// Sets the closure that runs once on the target queue when the source, activated,
     /// starts watching — before any event handler.
-    func setRegistrationHandler(qos: DispatchQoS, flags: DispatchWorkItemFlags, handler: DispatchSourceHandler?)
+    @preconcurrency func setRegistrationHandler(qos: DispatchQoS, flags: DispatchWorkItemFlags, handler: DispatchSourceHandler?)
 
     /// Sets a work item to perform when the source starts watching.
     func setRegistrationHandler(handler: DispatchWorkItem)
@@ -63,7 +67,7 @@ extension DispatchSourceProtocol {
     /// Sets the closure that runs on the target queue each time events were merged into the
     /// source; `nil` removes it. Allowed after activation: the change applies from the next
     /// event on.
-    public func setEventHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
+    @preconcurrency public func setEventHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
         concreteSource.setHandler(.event, handler.map { SourceHandler(.closure($0), band: flags.band(for: qos)) })
     }
 
@@ -74,7 +78,7 @@ extension DispatchSourceProtocol {
 
     /// Sets the closure that runs once after the source was cancelled and its last event
     /// handler returned.
-    public func setCancelHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
+    @preconcurrency public func setCancelHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
         concreteSource.setHandler(.cancel, handler.map { SourceHandler(.closure($0), band: flags.band(for: qos)) })
     }
 
@@ -85,7 +89,7 @@ extension DispatchSourceProtocol {
 
     /// Sets the closure that runs once when the source starts watching. Only before
     /// activation: afterwards the registration has happened, and setting one traps.
-    public func setRegistrationHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
+    @preconcurrency public func setRegistrationHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
         concreteSource.setHandler(.registration, handler.map { SourceHandler(.closure($0), band: flags.band(for: qos)) })
     }
 

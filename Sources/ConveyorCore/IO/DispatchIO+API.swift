@@ -38,8 +38,8 @@ extension DispatchIO {
     /// until the cleanup handler runs (with 0, or with the error that made the channel
     /// unusable: `EBADF`, `ESPIPE` for a random channel on a pipe, `EISDIR`); only then may
     /// the caller close it.
-    public convenience init(type: DispatchIO.StreamType, fileDescriptor: Int32, queue: DispatchQueue,
-                            cleanupHandler: @escaping (_ error: Int32) -> Void) {
+    @preconcurrency public convenience init(type: DispatchIO.StreamType, fileDescriptor: Int32, queue: DispatchQueue,
+                            cleanupHandler: @escaping @Sendable (_ error: Int32) -> Void) {
         self.init(type: type, descriptor: fileDescriptor)
         let entry = IOFileEntry.forDescriptor(fileDescriptor)
         var error = entry.err
@@ -57,8 +57,8 @@ extension DispatchIO {
     /// at the first operation; nil when the path is not absolute. A file that does not
     /// exist (and is not to be created) gives the cleanup handler `ENOENT` at once and
     /// every operation the same error.
-    public convenience init?(type: DispatchIO.StreamType, path: UnsafePointer<Int8>, oflag: Int32, mode: mode_t,
-                             queue: DispatchQueue, cleanupHandler: @escaping (_ error: Int32) -> Void) {
+    @preconcurrency public convenience init?(type: DispatchIO.StreamType, path: UnsafePointer<Int8>, oflag: Int32, mode: mode_t,
+                             queue: DispatchQueue, cleanupHandler: @escaping @Sendable (_ error: Int32) -> Void) {
         guard path.pointee == 0x2F else { return nil }
         self.init(type: type, descriptor: -1)
         let length = strlen(path)
@@ -90,8 +90,8 @@ extension DispatchIO {
 
     /// Creates a channel on the file of another channel (a random channel on a stream
     /// channel's file, for instance), once that channel's earlier calls have been made.
-    public convenience init(type: DispatchIO.StreamType, io: DispatchIO, queue: DispatchQueue,
-                            cleanupHandler: @escaping (_ error: Int32) -> Void) {
+    @preconcurrency public convenience init(type: DispatchIO.StreamType, io: DispatchIO, queue: DispatchQueue,
+                            cleanupHandler: @escaping @Sendable (_ error: Int32) -> Void) {
         self.init(type: type, descriptor: io.fileDescriptorForCopy)
         let cleanup = IOCleanupHandler(call: cleanupHandler)
         self.queue.suspend()
@@ -140,8 +140,8 @@ extension DispatchIO {
     /// least the low-water mark (`done` false), then `done` true with the rest: at the end
     /// of the file an empty piece with error 0; on an error the data read so far first,
     /// then nil and the error (`ECANCELED` after a stop).
-    public func read(offset: off_t, length: Int, queue: DispatchQueue,
-                     ioHandler: @escaping (_ done: Bool, _ data: DispatchData?, _ error: Int32) -> Void) {
+    @preconcurrency public func read(offset: off_t, length: Int, queue: DispatchQueue,
+                     ioHandler: @escaping @Sendable (_ done: Bool, _ data: DispatchData?, _ error: Int32) -> Void) {
         submitOperation(.read, offset: Int64(offset), length: length, data: .empty, queue: queue,
                         handler: IOHandler(call: ioHandler))
     }
@@ -150,8 +150,8 @@ extension DispatchIO {
     /// channels). The handler gets the data still to write as progress (`done` false),
     /// then `done` true with nil, or with the unwritten data and the error (`EPIPE` when a
     /// pipe's reader is gone: the process is not killed by SIGPIPE).
-    public func write(offset: off_t, data: DispatchData, queue: DispatchQueue,
-                      ioHandler: @escaping (_ done: Bool, _ data: DispatchData?, _ error: Int32) -> Void) {
+    @preconcurrency public func write(offset: off_t, data: DispatchData, queue: DispatchQueue,
+                      ioHandler: @escaping @Sendable (_ done: Bool, _ data: DispatchData?, _ error: Int32) -> Void) {
         submitOperation(.write, offset: Int64(offset), length: data.count, data: data, queue: queue,
                         handler: IOHandler(call: ioHandler))
     }

@@ -3,8 +3,8 @@ extension DispatchIO {
     /// with all of them and the error (0 at the end of the file). A pipe or socket
     /// completes as soon as some data was read and no more is ready. The handler runs once
     /// no channel uses the descriptor any more, as in libdispatch.
-    public class func read(fromFileDescriptor: Int32, maxLength: Int, runningHandlerOn queue: DispatchQueue,
-                           handler: @escaping (_ data: DispatchData, _ error: Int32) -> Void) {
+    @preconcurrency public class func read(fromFileDescriptor: Int32, maxLength: Int, runningHandlerOn queue: DispatchQueue,
+                           handler: @escaping @Sendable (_ data: DispatchData, _ error: Int32) -> Void) {
         let call = UncheckedReadHandler(call: handler)
         let entry = IOFileEntry.forDescriptor(fromFileDescriptor)
         if entry.err != 0 {
@@ -36,8 +36,8 @@ extension DispatchIO {
     /// Writes all of `data` to `toFileDescriptor` and calls `handler` once with nil and
     /// 0, or with the data left unwritten and the error (`EPIPE` for a pipe whose reader is
     /// gone; the process is not killed by SIGPIPE).
-    public class func write(toFileDescriptor: Int32, data: DispatchData, runningHandlerOn queue: DispatchQueue,
-                            handler: @escaping (_ data: DispatchData?, _ error: Int32) -> Void) {
+    @preconcurrency public class func write(toFileDescriptor: Int32, data: DispatchData, runningHandlerOn queue: DispatchQueue,
+                            handler: @escaping @Sendable (_ data: DispatchData?, _ error: Int32) -> Void) {
         let call = UncheckedWriteHandler(call: handler)
         let entry = IOFileEntry.forDescriptor(toFileDescriptor)
         if entry.err != 0 {

@@ -148,7 +148,7 @@ public class DispatchIO: DispatchObject, @unchecked Sendable {
     /// Runs `execute` once every operation submitted before it has finished, and before
     /// any submitted after it starts. Inside it, `fileDescriptor` is valid (a path
     /// channel's file is opened) and may be used directly.
-    public func barrier(execute: @escaping () -> ()) {
+    @preconcurrency public func barrier(execute: @escaping @Sendable () -> ()) {
         let work = UncheckedBlock(execute)
         queue.async { [self] in
             let barrierQueue = self.barrierQueue

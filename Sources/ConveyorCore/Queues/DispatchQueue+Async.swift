@@ -5,7 +5,7 @@ extension DispatchQueue {
     ///   - qos: The quality of service for this work (default: the queue's).
     ///   - flags: `.barrier` makes the work run alone on a concurrent queue.
     ///   - work: The work.
-    public func async(
+    @preconcurrency public func async(
         group: DispatchGroup? = nil,
         qos: DispatchQoS = .unspecified,
         flags: DispatchWorkItemFlags = [],

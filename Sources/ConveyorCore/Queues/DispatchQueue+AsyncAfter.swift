@@ -1,7 +1,7 @@
 extension DispatchQueue {
     /// Submits `work` to this queue at `deadline` (never earlier), as soon after it as the
     /// system allows (no implicit leeway: see `afterLeeway`).
-    public func asyncAfter(
+    @preconcurrency public func asyncAfter(
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable () -> Void
     ) {
@@ -10,7 +10,7 @@ extension DispatchQueue {
     }
 
     /// Submits `work` to this queue at the wall-clock time `wallDeadline` (never earlier).
-    public func asyncAfter(
+    @preconcurrency public func asyncAfter(
         wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable () -> Void
     ) {

@@ -23,7 +23,7 @@ public class DispatchWorkItem: @unchecked Sendable {
     ///   - qos: The quality of service for the item (default: the queue's).
     ///   - flags: `.barrier` to run alone on a concurrent queue; QoS flags are accepted.
     ///   - block: The work.
-    public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], block: @escaping () -> Void) {
+    @preconcurrency public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], block: @escaping @Sendable () -> Void) {
         self.flags = flags
         self.band = flags.band(for: qos)
         self.block = block
@@ -56,9 +56,9 @@ public class DispatchWorkItem: @unchecked Sendable {
     }
 
     /// Submits `work` to `queue` once this item is done.
-    public func notify(
+    @preconcurrency public func notify(
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
-        execute work: @escaping () -> Void
+        execute work: @escaping @Sendable () -> Void
     ) {
         let job = ClosureJob.make(for: queue, qos: qos, flags: flags, body: work)
         addNotification(queue: queue, job: job)

@@ -121,9 +121,9 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     }
 
     /// Submits `work` to `queue` when the group is (or next becomes) empty.
-    public func notify(
+    @preconcurrency public func notify(
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
-        execute work: @escaping () -> Void
+        execute work: @escaping @Sendable () -> Void
     ) {
         let job = ClosureJob.make(for: queue, qos: qos, flags: flags, body: work)
         addNotification(queue: queue, job: job)
