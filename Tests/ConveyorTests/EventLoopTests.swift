@@ -96,6 +96,29 @@ extension String {
         #expect(early.load(ordering: .relaxed) == 0)
     }
 
+    /// A timer whose group lost its other member rings at its own deadline again, not at
+    /// the instant the group would have rung (issue 25, finding 9: leeway is a window for
+    /// coalescing, not a delay).
+    @Test func aTimerLeftAloneByACancelRingsNearItsDeadline() {
+        let loop = EventLoop(name: "test.left-alone")
+        defer { loop.shutdown() }
+        let fired = Countdown(1)
+        let firedAt = Atomic<UInt64>(0)
+        let deadline = Clock.monotonicNanoseconds() + 50 * millisecond
+        // The partner first (the timerfd is set for it), then a timer whose window holds
+        // the partner's deadline: together they would ring at +10 s.
+        let partner = loop.addTimer(clock: .monotonic, deadline: deadline + 10_000 * millisecond, leeway: 0) { _ in }
+        loop.addTimer(clock: .monotonic, deadline: deadline, leeway: 20_000 * millisecond) { _ in
+            firedAt.store(Clock.monotonicNanoseconds(), ordering: .relaxed)
+            fired.countDown()
+        }
+        loop.cancelTimer(partner)
+        #expect(fired.wait())
+        let late = firedAt.load(ordering: .relaxed) &- deadline
+        #expect(firedAt.load(ordering: .relaxed) >= deadline)
+        #expect(late < 5_000 * millisecond, "rang \(late / millisecond) ms after its deadline")
+    }
+
     @Test func overlappingWindowsFireInFewWakeUps() {
         let loop = EventLoop(name: "test.coalesce")
         defer { loop.shutdown() }

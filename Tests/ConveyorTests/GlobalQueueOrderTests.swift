@@ -26,4 +26,39 @@ import Glibc
             exit(log.values == Array(0..<100) ? 0 : 4)
         }
     }
+
+    /// With DEFAULT, UTILITY and BACKGROUND all saturated by jobs longer than the aging
+    /// threshold, priority still orders the service: of the first third of completions
+    /// DEFAULT gets more than UTILITY and UTILITY more than BACKGROUND, and every band
+    /// runs before DEFAULT is done (issue 25, finding 8: aging served any band that had
+    /// waited 2 ms, so with 5 ms jobs some lower band was always aged and DEFAULT got 64
+    /// and 29 of the first 200, then nothing until UTILITY was done). Submitted least
+    /// important first, interleaved, from a plain thread. In a child process, alone.
+    @Test func agingNeverInvertsPriorityUnderLongJobs() async {
+        let result = await #expect(processExitsWith: .exitCode(0), observing: [\.standardOutputContent]) {
+            let perBand = 100
+            let log = TestLog<Int>()
+            let group = DispatchGroup()
+            let bands: [DispatchQoS.QoSClass] = [.default, .utility, .background]
+            for _ in 0..<perBand {
+                for band in (0..<bands.count).reversed() {
+                    DispatchQueue.global(qos: bands[band]).async(group: group) {
+                        computeFor(milliseconds: 5)
+                        log.append(band)
+                    }
+                }
+            }
+            guard group.wait(timeout: deadline()) == .success else { exit(2) }
+            let order = log.values
+            let counts = (0..<bands.count).map { band in order.prefix(perBand).filter { $0 == band }.count }
+            // Every band runs before DEFAULT is done: no band waits for the others to drain.
+            let lastDefault = order.lastIndex(of: 0) ?? 0
+            let beforeLastDefault = (1..<bands.count).map { band in order[..<lastDefault].contains(band) }
+            print("first \(perBand) done: DEFAULT \(counts[0]), UTILITY \(counts[1]), BACKGROUND \(counts[2]); "
+                  + "last DEFAULT at #\(lastDefault)")
+            guard counts[0] > counts[1], counts[1] > counts[2] else { exit(3) }
+            exit(beforeLastDefault.allSatisfy { $0 } ? 0 : 4)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
 }

@@ -6,6 +6,42 @@ import Glibc
 #endif
 
 @Suite struct SourcesTimerTests {
+    /// Leeway is a window for coalescing, not a delay (issue 25, finding 9): a timer with
+    /// 10 s of leeway fires near its deadline, not 10 s after it; never before it. In a
+    /// child process, where no other test's timer shares a wake-up with it (which would
+    /// hide the fault); the bound is generous for a loaded machine.
+    @Test func aTimerWithAWideLeewayFiresWellBeforeItsWindowEnds() async {
+        await #expect(processExitsWith: .success) {
+            let oneShot = DispatchSource.makeTimerSource(queue: .global())
+            let repeating = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "wide-leeway"))
+            let oneShotAt = Atomic<UInt64>(0), repeatingAt = Atomic<UInt64>(0)
+            let fired = DispatchSemaphore(value: 0)
+            oneShot.setEventHandler {
+                oneShotAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+                fired.signal()
+            }
+            repeating.setEventHandler {
+                // The first tick only (the interval is long enough that no second comes).
+                if repeatingAt.compareExchange(expected: 0, desired: DispatchTime.now().uptimeNanoseconds,
+                                               ordering: .relaxed).exchanged { fired.signal() }
+            }
+            let deadline = DispatchTime.now() + .milliseconds(50)
+            oneShot.schedule(deadline: deadline, leeway: .seconds(10))
+            // A repeating timer's window is at most half its interval: 10 s here too.
+            repeating.schedule(deadline: deadline, repeating: .seconds(20), leeway: .seconds(10))
+            oneShot.activate()
+            repeating.activate()
+            guard fired.wait(timeout: .now() + 30) == .success,
+                  fired.wait(timeout: .now() + 30) == .success else { exit(2) }
+            for firedAt in [oneShotAt.load(ordering: .relaxed), repeatingAt.load(ordering: .relaxed)] {
+                let late = Int64(bitPattern: firedAt &- deadline.uptimeNanoseconds)
+                print("fired \(Double(late) / 1e6) ms after its deadline")
+                if late < 0 || late >= 5_000_000_000 { exit(1) }
+            }
+            exit(0)
+        }
+    }
+
     @Test func repeatingTimerFiresSuspendsAccumulatesResumesAndCancels() {
         let queue = DispatchQueue(label: "timer")
         let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -17,7 +17,10 @@ import Glibc
 /// epoll cannot watch regular files, directories or some devices (`EPERM`): like
 /// kqueue on Darwin, such an fd is taken as always ready — the source fires again after
 /// every handler, with the bytes left to the end of the file for reading. Any other
-/// registration error (a bad fd) leaves a source that never fires, as in libdispatch.
+/// registration error (a closed fd, `EBADF`; a number epoll refuses, `EINVAL`) leaves a
+/// source that never fires and cancels normally, as libdispatch's does on Linux (its
+/// failed registration leaves the source unarmed): a server whose source races a close
+/// must not die of it. `registrationError` keeps the errno for diagnostics.
 final class DescriptorMonitor: SourceMonitor, @unchecked Sendable {
     let fd: Int32
     let isWrite: Bool
@@ -26,6 +29,8 @@ final class DescriptorMonitor: SourceMonitor, @unchecked Sendable {
     var isAlwaysReady = false
     /// Hung up: told 0 and no longer watched.
     var isFinished = false
+    /// The errno of a registration that failed (the source never fires), else 0.
+    var registrationError: Int32 = 0
 
     init(fd: Int32, isWrite: Bool) {
         self.fd = fd
@@ -45,10 +50,9 @@ final class DescriptorMonitor: SourceMonitor, @unchecked Sendable {
             source.lock.withLock { isAlwaysReady = true }
             source.merge(alwaysReadyEstimate())
         } catch {
-            // A source that silently never fires would hang its user: say why instead.
-            fatalError("Conveyor: cannot watch file descriptor \(fd) for a \(isWrite ? "write" : "read") source: "
-                + "\(SystemCall.errorDescription(error.errno)) (errno \(error.errno))"
-                + (error.errno == EBADF ? "; the descriptor is not open" : ""))
+            // Bad input from outside the program, never a trap (DESIGN.md "Misuse"): the
+            // descriptor was closed, perhaps by another thread racing this source.
+            source.lock.withLock { registrationError = error.errno }
         }
     }
 

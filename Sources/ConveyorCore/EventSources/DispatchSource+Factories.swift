@@ -42,14 +42,17 @@ extension DispatchSource {
 
     /// Makes a source that fires while `fileDescriptor` has bytes to read; `data` is an
     /// estimate of them (0 at end of file). The fd must stay open until the cancel
-    /// handler runs.
+    /// handler runs. A descriptor that is not open when the source is activated gives a
+    /// source that never fires and cancels normally, as in libdispatch.
     public class func makeReadSource(fileDescriptor: Int32, queue: DispatchQueue? = nil) -> any DispatchSourceRead {
         DispatchSource(kind: .read, merge: .set, handle: UInt(bitPattern: Int(fileDescriptor)),
                        monitor: DescriptorMonitor(fd: fileDescriptor, isWrite: false), queue: queue)
     }
 
     /// Makes a source that fires while `fileDescriptor` has room to write; `data` is an
-    /// estimate of it. The fd must stay open until the cancel handler runs.
+    /// estimate of it. The fd must stay open until the cancel handler runs. A descriptor
+    /// that is not open when the source is activated gives a source that never fires and
+    /// cancels normally, as in libdispatch.
     public class func makeWriteSource(fileDescriptor: Int32, queue: DispatchQueue? = nil) -> any DispatchSourceWrite {
         DispatchSource(kind: .write, merge: .set, handle: UInt(bitPattern: Int(fileDescriptor)),
                        monitor: DescriptorMonitor(fd: fileDescriptor, isWrite: true), queue: queue)

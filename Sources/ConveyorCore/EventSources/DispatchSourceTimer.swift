@@ -3,10 +3,11 @@
 /// suspended or late). Until `schedule` is called it never fires.
 ///
 /// Leeway is the delay the program accepts after each deadline; Conveyor's event thread
-/// never fires early and uses the leeway to fire timers whose windows overlap in one
-/// wake-up. For a repeating timer the leeway is at most half the interval, and never more
-/// than a minute (`.never` or a negative leeway mean "any delay"); a timer made with
-/// `.strict` uses no leeway at all.
+/// never fires early and uses the leeway only to fire timers whose windows overlap in one
+/// wake-up: a timer with no other deadline inside its window fires at its deadline, not
+/// at the end of its leeway. For a repeating timer the leeway is at most half the
+/// interval, and never more than a minute (`.never` or a negative leeway mean "any
+/// delay"); a timer made with `.strict` uses no leeway at all.
 public protocol DispatchSourceTimer: DispatchSourceProtocol {
     /// Sets a one-shot timer at `deadline` (uptime clock), clearing pending fires.
     func scheduleOneshot(deadline: DispatchTime, leeway: DispatchTimeInterval)

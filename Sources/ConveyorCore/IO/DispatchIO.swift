@@ -98,10 +98,16 @@ public class DispatchIO: DispatchObject, @unchecked Sendable {
         queue.async { [self] in
             let error = channelError()
             if error != 0 || length == 0 {
+                let entry = self.entry
                 barrierQueue.async {
+                    // Ordered on the barrier queue with a stop's or close's release of the
+                    // channel's reference: the handler holds the file if it is still there,
+                    // so the cleanup handler runs after it returns.
+                    let held = entry.flatMap { $0.retainIfLive() ? $0 : nil }
                     handlerQueue.async {
                         let payload: DispatchData? = direction == .read ? (error != 0 ? nil : data) : (error != 0 ? data : nil)
                         handler.call(true, payload, error)
+                        held?.release()
                     }
                 }
                 return
@@ -124,7 +130,15 @@ public class DispatchIO: DispatchObject, @unchecked Sendable {
             let data = operation.data
             let direction = operation.direction
             let handler = operation.handler
-            operation.handlerQueue.async { handler.call(true, direction == .read ? nil : data, error) }
+            // A stop sets its flag at once but releases the channel's reference on this
+            // queue after this block: hold the file until the final handler returned, or
+            // the cleanup handler could run first (issue 25, finding 4). Gone already only
+            // when the read came after a close that let go of the file.
+            let held = operation.entry.retainIfLive() ? operation.entry : nil
+            operation.handlerQueue.async {
+                handler.call(true, direction == .read ? nil : data, error)
+                held?.release()
+            }
             return
         }
         let entry = operation.entry

@@ -142,6 +142,18 @@ final class IOFileEntry: @unchecked Sendable {
         IOFileEntry.registryLock.withLock { references += 1 }
     }
 
+    /// Takes a reference unless the entry is already gone (its last reference was
+    /// released and its cleanup handlers submitted); returns whether it took one. For a
+    /// holder that cannot know whether a channel still holds the entry: a handler
+    /// delivered under such a reference returns before any cleanup handler runs.
+    func retainIfLive() -> Bool {
+        IOFileEntry.registryLock.withLock {
+            guard references > 0 else { return false }
+            references += 1
+            return true
+        }
+    }
+
     func release() {
         IOFileEntry.registryLock.lock()
         references -= 1

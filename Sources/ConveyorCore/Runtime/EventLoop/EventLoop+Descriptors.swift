@@ -38,8 +38,14 @@ extension EventLoop {
     /// Starts watching `fd` for `events` (readiness bits, optionally `.oneShot` or
     /// `.edgeTriggered`); `handler` gets the bits that are ready, plus error/hang-up.
     /// The fd must stay open until `unregister` returns. Throws the errno of a failed
-    /// `epoll_ctl` (EPERM for regular files, EBADF for a closed fd).
+    /// `epoll_ctl` (EPERM for regular files, EBADF for a closed fd). A number that is one
+    /// of the loop's own fds (the caller's fd was closed and the loop reused its number)
+    /// throws EBADF without touching the epoll set, whose entries for them it would
+    /// otherwise overwrite.
     func register(fd: Int32, events: EpollEvents, handler: @escaping DescriptorHandler) throws(EventLoopError) -> RegistrationID {
+        if fd == epollFD || fd == wakeFD || timerQueues.contains(where: { $0.fd == fd }) {
+            throw EventLoopError(errno: EBADF)
+        }
         lock.lock()
         let id = RegistrationID(rawValue: nextRegistration)
         nextRegistration += 1

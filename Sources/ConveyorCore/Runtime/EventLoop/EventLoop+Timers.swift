@@ -58,6 +58,9 @@ extension EventLoop {
         if queue.heap.isCurrent(slot: handle.slot, generation: handle.generation) {
             prevented = queue.heap.isPending(handle.slot)
             dropped = queue.heap.free(handle.slot)
+            // The group it belonged to may ring earlier without it (a timer left alone
+            // rings at its own deadline, `TimerHeap.nextFireTime`).
+            queue.armIfEarlier()
         }
         let ticket = completionTicket(ifRunning: .timer(handle))
         lock.unlock()

@@ -2,9 +2,13 @@
 /// min-heaps over the same slots, one ordered by deadline (earliest allowed fire time)
 /// and one by latest (deadline + leeway, the end of the timer's window).
 ///
-/// Leeway is honoured by coalescing: the event loop sleeps until the smallest *latest*
-/// (`nextFireTime`), then fires every timer whose *deadline* has passed, so all timers
-/// whose windows overlap that instant fire in one wake-up and none fires early.
+/// Leeway is a window for coalescing, never a delay. The event loop sleeps until
+/// `nextFireTime` and then fires every timer whose *deadline* has passed. That instant is
+/// the last deadline that still lies in every window of the group it ends: among the
+/// timers whose deadline is at or before the smallest *latest*, the latest deadline. All
+/// of that group fire in one wake-up, none early and none past its window; a timer with
+/// nobody to share a wake-up with (no other deadline before its window ends) fires at its
+/// own deadline, not at the end of its window.
 ///
 /// Each slot records its position in both heaps, so insert, remove and reschedule are
 /// O(log n). Slots are reused through a free list; a generation number per slot makes
@@ -44,8 +48,41 @@ struct TimerHeap {
     /// Number of scheduled (not yet expired) timers.
     var count: Int { byDeadline.count }
 
-    /// When the clock's timerfd should ring: the earliest end of any window, or nil.
-    var nextFireTime: UInt64? { byLatest.first.map { slots[Int($0)].latest } }
+    /// When the clock's timerfd should ring, or nil: the latest deadline at or before the
+    /// earliest end of any window (see the type's comment). It lies in every window of
+    /// the timers it fires: each has its deadline at or before it, and its window ends no
+    /// earlier than the earliest end. A timer alone fires at its deadline.
+    ///
+    /// The search walks the deadline heap only through deadlines at or before the
+    /// earliest end, and stops after `fireTimeSearchLimit` of them: a group that large
+    /// fires at the earliest end, as late as its windows allow and still inside all of
+    /// them. Zero-leeway timers (`asyncAfter`) end it at the root: their window ends at
+    /// their deadline.
+    var nextFireTime: UInt64? {
+        guard let first = byLatest.first else { return nil }
+        let windowEnd = slots[Int(first)].latest
+        var best: UInt64 = 0
+        var budget = Self.fireTimeSearchLimit
+        guard latestDeadline(atOrBefore: windowEnd, from: 0, into: &best, budget: &budget) else { return windowEnd }
+        return best
+    }
+
+    /// How many timers `nextFireTime` looks at before it settles for the window end.
+    static let fireTimeSearchLimit = 64
+
+    /// Raises `best` to the largest deadline at or before `limit` in the subtree of the
+    /// deadline heap at `position`. Returns false when `budget` ran out first.
+    private func latestDeadline(atOrBefore limit: UInt64, from position: Int, into best: inout UInt64,
+                                budget: inout Int) -> Bool {
+        guard position < byDeadline.count else { return true }
+        let deadline = slots[Int(byDeadline[position])].deadline
+        guard deadline <= limit else { return true }  // the whole subtree is later
+        budget -= 1
+        if budget < 0 { return false }
+        best = max(best, deadline)
+        return latestDeadline(atOrBefore: limit, from: 2 * position + 1, into: &best, budget: &budget)
+            && latestDeadline(atOrBefore: limit, from: 2 * position + 2, into: &best, budget: &budget)
+    }
 
     /// Whether `handle` still names a live timer in this heap.
     func isCurrent(slot: UInt32, generation: UInt32) -> Bool {

@@ -3,7 +3,8 @@ import CConveyor
 /// One clock's timers and the timerfd that rings for them. Guarded by the event loop's
 /// lock; only the loop touches it.
 ///
-/// The timerfd is kept armed at the heap's `nextFireTime` (the earliest window end).
+/// The timerfd is kept armed at the heap's `nextFireTime` (the latest deadline that still
+/// lies in every window it fires; a lone timer's own deadline).
 /// Any thread that makes that time earlier re-arms the timerfd itself, under the lock
 /// (one `timerfd_settime`, no need to wake the event thread); making it later is left
 /// lazy: the old instant rings, the event thread finds nothing due and re-arms.

@@ -15,6 +15,9 @@ final class InjectionQueue: @unchecked Sendable {
 
     init() {}
 
+    /// This band's pass in aging's stride scheduling (`AgingTurns`); relaxed, a heuristic.
+    let agingPass = Atomic<UInt64>(0)
+
     /// When a job was last taken from this queue, or when it last became non-empty.
     var lastServedNanoseconds: UInt64 { lastServed.load(ordering: .relaxed) }
 
@@ -30,8 +33,10 @@ final class InjectionQueue: @unchecked Sendable {
         return true
     }
 
-    /// Takes the oldest job and moves up to `batch` more into `ring` (the caller's own).
-    func pop(movingUpTo batch: Int, into ring: LocalRunQueue?) -> Job? {
+    /// Takes the oldest job and moves up to `batch` more into `ring` (the caller's own);
+    /// `moved` is set to how many it moved.
+    func pop(movingUpTo batch: Int, into ring: LocalRunQueue?, moved: inout Int) -> Job? {
+        moved = 0
         if list.isEmpty { return nil }
         guard consumerBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
             return nil
@@ -42,7 +47,6 @@ final class InjectionQueue: @unchecked Sendable {
         let first = list.pop()
         if first != nil { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {
-            var moved = 0
             while moved < batch, Self.hasRoom(ring), let job = list.pop() {
                 _ = ring.push(job)   // cannot fail: the ring is at most half full
                 moved += 1

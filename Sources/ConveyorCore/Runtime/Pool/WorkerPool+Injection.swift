@@ -1,39 +1,95 @@
+import Synchronization
+
 // The pool's shared queues, one per priority band: putting jobs on them, and taking
 // them off in band order with aging.
 extension WorkerPool {
-    /// How long a band's shared queue may hold work without being served while more
-    /// important bands are served (aging: issue 11, finding 4).
+    /// How long a band's shared queue must hold work unserved, while more important bands
+    /// are served, before it may be aged ahead of them (issue 11, finding 4).
     static let agingNanoseconds: UInt64 = 2_000_000
 
-    /// The most important band's job, unless a less important band has waited longer than
-    /// `agingNanoseconds` since it was last served: then that band goes first.
+    /// Jobs the most important waiting band gets between two aged jobs of less important
+    /// bands (issue 25, finding 8).
+    static let agingShare = 3
+
+    /// Most jobs a take from a shared queue moves into the worker's ring besides the one
+    /// it returns, while no less important band waits; while one does, `agingShare - 1`,
+    /// so that a take is one turn's worth.
+    static let injectionBatch = 31
+
+    /// The most important band's job, or an aged job of a less important band.
     ///
-    /// Invariant: priority orders work but never starves it. Every non-empty band is
-    /// served at least once per `agingNanoseconds` of looking (plus one job's run time).
+    /// Aging bounds a lower band's wait without inverting the order as a whole: a band
+    /// that waited `agingNanoseconds` is served only after the most important band got
+    /// `agingShare` jobs since the last aged one, so at most one job in `agingShare + 1`
+    /// is aged, however long jobs run. (When every aged band won its turn, a band whose
+    /// jobs all ran longer than `agingNanoseconds` was always aged: the more important
+    /// band starved.) Aged turns go to the waiting bands by stride scheduling
+    /// (`AgingTurns`): a band one step further down gets half the turns, so with all
+    /// bands saturated each gets less service than every band above it. Every non-empty
+    /// band is served: turns come every `agingShare` jobs, and a band's pass falls behind
+    /// the others' until it wins one.
+    ///
+    /// A band whose queue is busy (another worker takes a batch) makes this return nil
+    /// rather than take a less important band's work; that worker wakes another if work
+    /// remains (`wakingAnotherIfWorkRemains`), as when only one band holds work.
     @inline(__always)
     func popInjection(for worker: Worker) -> Job? {
         var first = -1
+        var aged = -1
+        var agedPass: UInt64 = .max
+        var lowerWaiting = false
+        var now: UInt64 = 0
+        var floor: UInt64 = 0
         for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) {
             if first < 0 {
                 first = index
                 continue
             }
+            if !lowerWaiting {
+                lowerWaiting = true
+                if aging.credit.load(ordering: .relaxed) > 0 { break }  // the first band's turn
+                now = Clock.monotonicNanoseconds()
+                floor = aging.clock.load(ordering: .relaxed)
+            }
+            let (lastServed, pass) = injectionQueue(index) { ($0.lastServedNanoseconds, $0.agingPass.load(ordering: .relaxed)) }
             // `lastServed` may be a hair newer than `now` (another thread just served it).
-            let now = Clock.monotonicNanoseconds(), lastServed = injectionQueue(index) { $0.lastServedNanoseconds }
-            if now > lastServed && now - lastServed > Self.agingNanoseconds,
-               let job = injectionQueue(index, { queue in
-                   queue.pop(movingUpTo: 0, into: nil).map { wakingAnotherIfWorkRemains($0, after: queue, for: worker) }
-               }) {
-                return job
+            guard now > lastServed, now - lastServed > Self.agingNanoseconds else { continue }
+            let effective = max(pass, floor)
+            if effective < agedPass {   // ties go to the more important band
+                aged = index
+                agedPass = effective
             }
         }
         if first < 0 { return nil }
-        for index in first..<injection.count {
-            let taken = injectionQueue(index) { queue -> Job? in
-                guard !queue.isEmpty, let job = queue.pop(movingUpTo: 31, into: worker.local) else { return nil }
+        var moved = 0
+        if aged >= 0, let job = injectionQueue(aged, { queue in
+            queue.pop(movingUpTo: 0, into: nil, moved: &moved).map { job -> Job in
+                queue.agingPass.store(agedPass &+ (1 << UInt64(aged - first - 1)), ordering: .relaxed)
                 return wakingAnotherIfWorkRemains(job, after: queue, for: worker)
             }
-            if let taken { return taken }
+        }) {
+            aging.clock.store(agedPass, ordering: .relaxed)
+            aging.credit.store(Self.agingShare, ordering: .relaxed)
+            return job
+        }
+        let batch = lowerWaiting ? Self.agingShare - 1 : Self.injectionBatch
+        for index in first..<injection.count {
+            var isBusy = false
+            let taken = injectionQueue(index) { queue -> Job? in
+                guard !queue.isEmpty else { return nil }
+                guard let job = queue.pop(movingUpTo: batch, into: worker.local, moved: &moved) else {
+                    isBusy = !queue.isEmpty
+                    return nil
+                }
+                return wakingAnotherIfWorkRemains(job, after: queue, for: worker)
+            }
+            if let taken {
+                if lowerWaiting && aging.credit.load(ordering: .relaxed) > 0 {
+                    aging.credit.wrappingSubtract(1 + moved, ordering: .relaxed)
+                }
+                return taken
+            }
+            if isBusy { return nil }
         }
         return nil
     }
@@ -68,4 +124,20 @@ extension WorkerPool {
         if !worker.isSearching && (!queue.isEmpty || !worker.local.isEmpty) { notifyWorkAvailable() }
         return job
     }
+}
+
+/// Aging's shared state (see `WorkerPool.popInjection`): stride scheduling of the aged
+/// turns among the waiting bands, and the share of the most important band between them.
+/// Relaxed atomics: a heuristic, where racing updates only shift a turn.
+///
+/// Each band has a pass (`InjectionQueue.agingPass`); an aged turn goes to the eligible
+/// band with the smallest pass, which then grows by its stride (1 for the band just below
+/// the most important waiting one, 2 for the next, 4, ...). `clock` is the pass of the
+/// last turn: a band that was empty for a while competes from there, rather than taking
+/// turn after turn to catch up.
+final class AgingTurns: Sendable {
+    /// Jobs the most important waiting band is still owed before the next aged turn.
+    let credit = Atomic<Int>(0)
+    /// The pass of the band that had the last aged turn.
+    let clock = Atomic<UInt64>(0)
 }

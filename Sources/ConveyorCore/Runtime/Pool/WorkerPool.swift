@@ -37,6 +37,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Extra runnable workers: one per worker the watchdog found blocked where Conveyor
     /// cannot see (set afresh on every watchdog tick, so it falls when blockers return).
     let credit = Atomic<Int>(0)
+    /// Whose turn aging gives next (`popInjection`).
+    let aging = AgingTurns()
 
     let lock = FutexLock()
     var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
