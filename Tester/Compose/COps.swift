@@ -101,7 +101,7 @@ extension Runner {
                 handlers.cancel = {}
             })
             compose_c_source_resume(handlers.source)
-        case .dataSource, .workItem:
+        case .dataSource, .workItem, .actorCalls:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .suspend(q, submissions):
             let window = SuspendWindow()

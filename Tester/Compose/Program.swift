@@ -41,6 +41,10 @@ struct Program: Sendable {
         case suspend(queue: Int, submissions: Int)
         /// A block signals a semaphore the plain thread waits for.
         case semaphore(queue: Int)
+        /// An actor whose executor is serial queue `queue` (Conveyor's `DispatchSerialQueue`;
+        /// the toolchain's Dispatch has no queue executors on Linux, so there the calls are
+        /// plain blocks): `calls` awaited calls from one task, each running `body`.
+        case actorCalls(queue: Int, calls: Int, body: [Op])
         /// A queue of its own (and, in C, a group) given up right after `blocks` were
         /// submitted to it; in C each block reads the queue's context, and one re-submits
         /// to it when `resubmit`; the finalizers must come after every block.
@@ -150,6 +154,12 @@ extension Program {
                 return .suspend(queue: made, submissions: random.within(1...4))
             case 94..<96 where plainThread:
                 return .semaphore(queue: q)
+            case 96..<98 where api == .swift:
+                let eligible = queues.filter { $0.serial && !$0.global && !$0.inactive }
+                guard !eligible.isEmpty else { return .async(queue: q, barrier: false, body: []) }
+                let actorQueue = eligible[random.below(eligible.count)].index
+                return .actorCalls(queue: actorQueue, calls: random.within(1...4),
+                                   body: body(depth: depth + 1, aboveTree: queues[actorQueue].tree))
             case 96..<100:
                 return .transient(serial: random.percent(50), blocks: random.within(1...8), resubmit: random.percent(50),
                                    group: random.percent(50))
@@ -197,6 +207,7 @@ extension Program: CustomStringConvertible {
         case let .dataSource(queue, merges): lines.append(indent + "dataAddSource(q\(queue), \(merges) merges)")
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
+        case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

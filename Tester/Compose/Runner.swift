@@ -106,6 +106,13 @@ final class Runner: @unchecked Sendable {
                 if !spec.serial { attributes.insert(.concurrent) }
                 if spec.inactive { attributes.insert(.initiallyInactive) }
                 let target = spec.target.map { queues[$0] } ?? DispatchQueue.global(qos: classes[spec.qos].qosClass)
+                #if CONVEYOR
+                // Serial queues that start active are DispatchSerialQueue, so actors can run on them.
+                if spec.serial && !spec.inactive {
+                    queues.append(DispatchSerialQueue(label: label, target: target))
+                    continue
+                }
+                #endif
                 queues.append(DispatchQueue(label: label, attributes: attributes, target: target))
             }
         }

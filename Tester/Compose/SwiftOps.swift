@@ -58,6 +58,24 @@ extension Runner {
             }
             window.resumed.store(checker.tick(), ordering: .sequentiallyConsistent)
             queues[q].resume()
+        case let .actorCalls(q, calls, body):
+            checker.expect(calls)
+            #if CONVEYOR
+            guard let serialQueue = queues[q] as? DispatchSerialQueue else {
+                preconditionFailure("q\(q) was made as a DispatchSerialQueue (Runner.makeQueues)")
+            }
+            let actor = QueueActor(queue: serialQueue, runner: self, index: q)
+            Task.detached {
+                for _ in 0..<calls { await actor.call(body) }
+            }
+            #else
+            // The toolchain's Dispatch has no queue executors on Linux: plain blocks stand in.
+            for _ in 0..<calls {
+                queues[q].async { [self] in
+                    runBlock(q, barrier: false, what: "actor method (a block on Dispatch)", order: nil) { perform(body, from: $0) }
+                }
+            }
+            #endif
         case let .transient(serial, blocks, resubmit, group):
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
         case let .semaphore(q):
@@ -205,6 +223,28 @@ extension Runner {
         for value in 1...merges { source.add(data: UInt(value)) }
     }
 }
+
+#if CONVEYOR
+/// An actor on one of the program's serial queues: its methods are blocks of that queue
+/// for the checker (exclusion with the queue's other blocks and its targets').
+actor QueueActor {
+    let queue: DispatchSerialQueue
+    let runner: Runner
+    let index: Int
+
+    init(queue: DispatchSerialQueue, runner: Runner, index: Int) {
+        self.queue = queue
+        self.runner = runner
+        self.index = index
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { queue.asUnownedSerialExecutor() }
+
+    func call(_ body: [Program.Op]) {
+        runner.runBlock(index, barrier: false, what: "actor method", order: nil) { runner.perform(body, from: $0) }
+    }
+}
+#endif
 
 /// The iterations of one `concurrentPerform`: each must run exactly once before it returns.
 final class SeenIterations: @unchecked Sendable {

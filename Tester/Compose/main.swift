@@ -3,7 +3,7 @@
 // source, built twice, as the benchmark's workloads are), and checks what every correct
 // GCD keeps (Checker.swift). README "Testing" and Scripts/compose.sh say how to run it.
 //
-//   conveyor-compose [--seconds N | --minutes N] [--first-seed S] [--liveness S]
+//   conveyor-compose [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c]
 //   conveyor-compose --seed S [--repeat R] [--only-threads 0,2]
 //                                               replays one program R times (with only
 //                                               some of its plain threads, to narrow it)
@@ -27,7 +27,7 @@ func printError(_ text: String) {
 }
 
 func usage(_ message: String) -> Never {
-    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] | --seed S [--repeat R] [--only-threads I,J]")
+    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c] | --seed S [--repeat R] [--only-threads I,J]")
     exit(2)
 }
 
@@ -42,6 +42,7 @@ var replay: UInt64? = nil
 var repeats = 20
 var liveness = 10.0
 var onlyThreads: [Int]? = nil
+var onlyAPI: Program.API? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let text = arguments.popFirst() else { usage("\(flag) needs a value") }
@@ -52,6 +53,9 @@ while let flag = arguments.popFirst() {
     case "--seed": replay = value(text, for: flag) as UInt64
     case "--repeat": repeats = value(text, for: flag)
     case "--liveness": liveness = value(text, for: flag)
+    case "--api":
+        guard let api = Program.API(rawValue: text) else { usage("--api is swift or c") }
+        onlyAPI = api
     case "--only-threads": onlyThreads = text.split(separator: ",").map { value(String($0), for: flag) }
     default: usage("unknown option \(flag)")
     }
@@ -88,6 +92,7 @@ if let replay {
     var seed = first
     while Double(monotonicNanoseconds() - start) / 1e9 < seconds {
         let program = Program(seed: seed)
+        if let onlyAPI, program.api != onlyAPI { seed += 1; continue }
         programs += 1
         if !report(program, Runner(program: program, livenessSeconds: liveness).run()) {
             failures.append(seed)
