@@ -205,7 +205,7 @@ private final class TimerHandlers: @unchecked Sendable {
 /// Like `SourceState`, for a C timer.
 private final class CTimerState: @unchecked Sendable {
     private struct State { var count = 0; var cancelHandlerRan = false }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let target: Int
     init(ticks: Int) { target = ticks }
 

@@ -14,7 +14,7 @@ final class Checker: @unchecked Sendable {
     private let occupancy: [Cell]
     /// Per queue: the tick at which it was activated (0 while inactive; -1 if made active).
     private let activated: [Cell]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private static let barrierBit = 1 << 40
 

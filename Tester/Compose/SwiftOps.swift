@@ -270,12 +270,12 @@ final class Flag: @unchecked Sendable {
 final class SourceState: @unchecked Sendable {
     // The source is touched only under the lock.
     private struct State: @unchecked Sendable { var count = 0; var cancelHandlerRan = false; var source: (any DispatchSourceProtocol)? }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     let target: Int
 
     init(ticks target: Int, source: any DispatchSourceProtocol) {
         self.target = target
-        state = Mutex(State(source: source))
+        state = Locked(State(source: source))
     }
 
     /// Counts an event; true when the source should now be cancelled.

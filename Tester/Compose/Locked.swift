@@ -1,0 +1,22 @@
+import Glibc
+
+/// A value behind a pthread mutex. Not `Synchronization.Mutex`: ThreadSanitizer cannot see
+/// the standard library's futex-based lock (it is not instrumented) and would report every
+/// access under it as a race, while it intercepts pthread mutexes.
+final class Locked<Value>: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body(&value)
+    }
+}
