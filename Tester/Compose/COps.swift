@@ -26,9 +26,10 @@ extension Runner {
                 runBlock(q, barrier: barrier, what: "dispatch_sync_f", order: order) { perform(body, from: $0) }
             }, runContext)
         case let .after(q, microseconds, body):
+            let order = submitter.unordered(q)
             checker.expect()
             compose_c_after(cQueues[q], UInt64(microseconds) * 1_000, context { [self] in
-                runBlock(q, barrier: false, what: "dispatch_after_f", order: nil) { perform(body, from: $0) }
+                runBlock(q, barrier: false, what: "dispatch_after_f", order: order) { perform(body, from: $0) }
             }, runContext)
         case let .fanOut(q, members, notify, wait):
             let group = compose_c_group_create()

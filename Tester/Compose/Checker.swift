@@ -22,11 +22,14 @@ final class Checker: @unchecked Sendable {
         var violations: [String] = []
         /// Per (submitting context, serial queue): the last submission number that started.
         var lastStarted: [Key: Int] = [:]
+        /// Every numbered submission that started: a second start is a block run twice.
+        var startedSubmissions: Set<Submission> = []
         var started: [Int] = []
         var finished: [Int] = []
     }
 
     struct Key: Hashable { let context: Int, queue: Int }
+    struct Submission: Hashable { let context: Int, queue: Int, number: Int }
 
     init(program: Program) {
         self.program = program
@@ -55,8 +58,9 @@ final class Checker: @unchecked Sendable {
 
     func markActivated(_ queue: Int) { activated[queue].value.store(tick(), ordering: .sequentiallyConsistent) }
 
-    /// Where a submission came from, for FIFO on serial queues.
-    struct Order { let context: Int, number: Int }
+    /// Where a submission came from and its number among that context's submissions to
+    /// the queue: for exactly-once, and for FIFO on serial queues when `fifo`.
+    struct Order { let context: Int, number: Int, fifo: Bool }
 
     /// Called first thing in every block that runs on `queue`.
     func enter(_ queue: Int, barrier: Bool, what: String, order: Order?) {
@@ -79,6 +83,10 @@ final class Checker: @unchecked Sendable {
         state.withLock { state in
             state.started[queue] += 1
             guard let order else { return }
+            if !state.startedSubmissions.insert(Submission(context: order.context, queue: queue, number: order.number)).inserted {
+                state.violations.append("\(what) on q\(queue): submission \(order.number) of context \(order.context) ran twice")
+            }
+            guard order.fifo else { return }
             let key = Key(context: order.context, queue: queue)
             if let last = state.lastStarted[key], last > order.number {
                 state.violations.append("\(what) on serial q\(queue): submission \(order.number) of context \(order.context) started after its submission \(last)")

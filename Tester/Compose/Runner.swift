@@ -38,11 +38,18 @@ final class Runner: @unchecked Sendable {
         private var numbers: [Int: Int] = [:]
         init(_ checker: Checker) { id = checker.newContext() }
 
+        /// The next submission to `queue`: checked for FIFO when the queue is serial.
         func order(_ queue: Int, in program: Program) -> Checker.Order? {
-            guard program.queues[queue].serial else { return nil }
+            number(queue, fifo: program.queues[queue].serial)
+        }
+
+        /// The next submission to `queue` that keeps no order with the others (`asyncAfter`).
+        func unordered(_ queue: Int) -> Checker.Order? { number(queue, fifo: false) }
+
+        private func number(_ queue: Int, fifo: Bool) -> Checker.Order {
             let number = numbers[queue, default: 0]
             numbers[queue] = number + 1
-            return Checker.Order(context: id, number: number)
+            return Checker.Order(context: id, number: number, fifo: fifo)
         }
     }
 

@@ -25,11 +25,12 @@ extension Runner {
                 runBlock(q, barrier: barrier, what: "sync", order: order) { perform(body, from: $0) }
             }
         case let .after(q, microseconds, body):
+            let order = submitter.unordered(q)
             checker.expect()
             let deadline = DispatchTime.now() + .microseconds(microseconds)
             queues[q].asyncAfter(deadline: deadline) { [self] in
                 if DispatchTime.now() < deadline { checker.fail("asyncAfter on q\(q) ran before its deadline") }
-                runBlock(q, barrier: false, what: "asyncAfter", order: nil) { perform(body, from: $0) }
+                runBlock(q, barrier: false, what: "asyncAfter", order: order) { perform(body, from: $0) }
             }
         case let .fanOut(q, members, notify, wait):
             fanOut(q, members: members, notify: notify, wait: wait, from: submitter)
