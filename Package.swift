@@ -5,6 +5,8 @@ let package = Package(
     name: "Conveyor",
     products: [
         .library(name: "Conveyor", targets: ["Conveyor"]),
+        // Between Conveyor's DispatchData and the toolchain's (README "Switching").
+        .library(name: "ConveyorDispatchInterop", targets: ["ConveyorDispatchInterop"]),
         // The C API for C and C++ programs: `-I Sources/CConveyorDispatch/include` and
         // `-lConveyorDispatch` (README "C and C++").
         .library(name: "ConveyorDispatch", type: .dynamic, targets: ["CConveyorDispatch"]),
@@ -47,6 +49,8 @@ let package = Package(
             name: "Conveyor",
             dependencies: ["ConveyorCore"]
         ),
+        // Conversions between Conveyor's types and the toolchain's Dispatch's: imports both.
+        .target(name: "ConveyorDispatchInterop", dependencies: ["Conveyor", "ConveyorCore"]),
         // A child program for the main-queue tests (they need a real main thread).
         .executableTarget(name: "conveyor-main-queue-probe", dependencies: ["Conveyor", "CConveyor", "CConveyorMainThreadBridge"], path: "Sources/ConveyorMainQueueProbe"),
         // Child programs for the main-thread hosts: an `async` main, and Foundation's RunLoop.
@@ -82,7 +86,7 @@ let package = Package(
         ),
         .executableTarget(name: "conveyor-compose-dispatch", dependencies: ["CComposeDispatch"], path: "Sources/ComposeDispatch"),
         // Files that import Foundation and XCTest beside Conveyor, as users' files do.
-        .testTarget(name: "ConveyorDropInTests", dependencies: ["Conveyor"]),
+        .testTarget(name: "ConveyorDropInTests", dependencies: ["Conveyor", "ConveyorDispatchInterop"]),
         .testTarget(name: "ConveyorTests", dependencies: [
             "Conveyor", "ConveyorCore", "ConveyorListings",
             "conveyor-main-queue-probe", "conveyor-async-main-probe", "conveyor-runloop-probe",

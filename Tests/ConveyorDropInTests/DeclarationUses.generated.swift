@@ -50,6 +50,9 @@ func useEveryDeclaration() {
     _ = DispatchData.enumerateBytes(_:)
     _ = DispatchData.subdata(in:)
     _ = DispatchData.region(location:)
+    _ = DispatchData.forEachRegion(_:)
+    _ = \DispatchData.description
+    _ = \DispatchData.debugDescription
     let _: Conveyor.DispatchDataIterator.Type = DispatchDataIterator.self
     _ = DispatchDataIterator.init(_data:)
     let _: Conveyor.DispatchSource.Type = DispatchSource.self
@@ -142,10 +145,14 @@ func useEveryDeclaration() {
     _ = DispatchObject.activate
     _ = DispatchObject.suspend
     _ = DispatchObject.resume
+    _ = \DispatchObject.description
+    _ = \DispatchObject.debugDescription
     let _: Conveyor.DispatchPredicate.Type = DispatchPredicate.self
     _ = DispatchPredicate.onQueue
     _ = DispatchPredicate.onQueueAsBarrier
     _ = DispatchPredicate.notOnQueue
+    _ = \DispatchPredicate.description
+    _ = \DispatchPredicate.debugDescription
     let _: (@autoclosure () -> Conveyor.DispatchPredicate, Swift.StaticString, Swift.UInt) -> () = dispatchPrecondition(condition:file:line:)
     let _: (@autoclosure () -> Conveyor.DispatchPredicate) -> () = dispatchPrecondition(condition:)
     let _: Conveyor.DispatchQoS.Type = DispatchQoS.self
@@ -165,6 +172,8 @@ func useEveryDeclaration() {
     let _: Conveyor.DispatchQoS.QoSClass = .userInteractive
     let _: Conveyor.DispatchQoS.QoSClass = .unspecified
     _ = DispatchQoS.init(qosClass:relativePriority:)
+    _ = \DispatchQoS.description
+    _ = \DispatchQoS.debugDescription
     let _: Conveyor.DispatchQueue.Type = DispatchQueue.self
     let _: Conveyor.DispatchQueue.Attributes.Type = DispatchQueue.Attributes.self
     _ = \DispatchQueue.Attributes.rawValue
@@ -202,6 +211,8 @@ func useEveryDeclaration() {
     _ = DispatchQueue.drainMainQueue
     let _: Conveyor.DispatchSpecificKey<Int>.Type = DispatchSpecificKey<Int>.self
     _ = DispatchSpecificKey<Int>.init
+    _ = \DispatchSpecificKey<Int>.description
+    _ = \DispatchSpecificKey<Int>.debugDescription
     let _: Conveyor.DispatchWorkItem.Type = DispatchWorkItem.self
     _ = DispatchWorkItem.init(qos:flags:block:)
     _ = DispatchWorkItem.perform
@@ -213,6 +224,8 @@ func useEveryDeclaration() {
     _ = DispatchWorkItem.cancel
     _ = \DispatchWorkItem.isCancelled
     _ = DispatchWorkItem.waitUntilFinished
+    _ = \DispatchWorkItem.description
+    _ = \DispatchWorkItem.debugDescription
     let _: Conveyor.DispatchWorkItemFlags.Type = DispatchWorkItemFlags.self
     _ = \DispatchWorkItemFlags.rawValue
     _ = DispatchWorkItemFlags.init(rawValue:)

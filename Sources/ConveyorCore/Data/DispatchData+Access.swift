@@ -167,3 +167,12 @@ extension DispatchData {
         return (DispatchData(slice: slice), slice.offset)
     }
 }
+
+extension DispatchData {
+    /// Calls `body` with each contiguous run of the data's bytes, in order, and the object
+    /// whose lifetime keeps that run's memory valid (for the bridge to the toolchain's
+    /// `DispatchData`, which shares the bytes instead of copying them).
+    package func forEachRegion(_ body: (UnsafeRawBufferPointer, AnyObject) -> Void) {
+        for slice in storage.slices where slice.count > 0 { body(slice.bytes, slice.region) }
+    }
+}

@@ -1,0 +1,48 @@
+import Conveyor
+import ConveyorDispatchInterop
+import Foundation
+import XCTest
+
+/// Conveyor's `DispatchData` to the toolchain's (sharing the bytes) and back (one copy),
+/// as code that hands data to Foundation needs (`Data(_:)` takes the toolchain's type).
+final class DispatchDataBridgeTests: XCTestCase {
+    func testConveyorDataBecomesDispatchDataWithTheSameBytesWithoutACopy() {
+        let first: [UInt8] = [1, 2, 3]
+        let second: [UInt8] = [4, 5, 6, 7]
+        var data = Conveyor.DispatchData.empty
+        first.withUnsafeBytes { data.append($0) }
+        second.withUnsafeBytes { data.append($0) }
+        let bridged = Dispatch.DispatchData(data)
+        XCTAssertEqual(Array(bridged), first + second)
+        // Shared, not copied: each region there is one of Conveyor's, at the same address.
+        var conveyorRegions: [UnsafeRawPointer?] = []
+        data.enumerateBytes { buffer, _, _ in conveyorRegions.append(UnsafeRawPointer(buffer.baseAddress)) }
+        var bridgedRegions: [UnsafeRawPointer?] = []
+        bridged.enumerateBytes { buffer, _, _ in bridgedRegions.append(UnsafeRawPointer(buffer.baseAddress)) }
+        XCTAssertEqual(conveyorRegions.count, 2)
+        XCTAssertEqual(bridgedRegions, conveyorRegions)
+        XCTAssertEqual(Data(bridged), Data(first + second))
+    }
+
+    func testTheBridgedBytesOutliveTheConveyorValue() {
+        var bridged: Dispatch.DispatchData?
+        do {
+            let bytes = [UInt8](repeating: 0xAB, count: 4096)
+            let data = bytes.withUnsafeBytes { Conveyor.DispatchData(bytes: $0) }
+            bridged = Dispatch.DispatchData(data)
+        }
+        XCTAssertEqual(bridged.map { Array($0) }, [UInt8](repeating: 0xAB, count: 4096))
+    }
+
+    func testDispatchDataBecomesConveyorDataInOneRegion() {
+        var data = Dispatch.DispatchData.empty
+        [UInt8]("hello, ".utf8).withUnsafeBytes { data.append($0) }
+        [UInt8]("world".utf8).withUnsafeBytes { data.append($0) }
+        let converted = Conveyor.DispatchData(data)
+        XCTAssertEqual(String(decoding: Array(converted), as: UTF8.self), "hello, world")
+        var regions = 0
+        converted.enumerateBytes { _, _, _ in regions += 1 }
+        XCTAssertEqual(regions, 1)
+        XCTAssertEqual(Conveyor.DispatchData(Dispatch.DispatchData.empty).count, 0)
+    }
+}
