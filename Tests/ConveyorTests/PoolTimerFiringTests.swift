@@ -153,21 +153,22 @@ import Glibc
     }
 
     /// On the shared loop: a chain of short `asyncAfter`s, each armed from the previous
-    /// one's job, is fired by the worker that spins after that job (it would otherwise wait
-    /// for the event thread's wake-up). Every job runs once, in order, never early.
+    /// one's job, which a spinning worker may fire itself instead of waiting for the event
+    /// thread's wake-up. What must always hold: every job runs once, in order, never early.
+    /// How many a worker fired is a scheduling outcome, printed, not asserted: a busy
+    /// machine rightly lets the event thread fire every one (issue 24: this test failed
+    /// CI under ThreadSanitizer when it required some).
     ///
-    /// In a child process: with the other suites running in parallel (under
-    /// ThreadSanitizer, on two CPUs) every worker can be busy for the whole chain, and then
-    /// the timerfd rightly fires every timer; a pool with spare CPUs is what this checks.
-    @Test func spinningWorkersFireShortTimersThemselves() async {
+    /// In a child process, so that the figure printed is this chain's alone.
+    @Test func aShortTimerChainRunsOnceInOrderNeverEarly() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(Self.shortTimerChain() ? 0 : 1)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
-    /// The chain behind `spinningWorkersFireShortTimersThemselves`: prints its figures and
-    /// returns whether every job ran once, in order, never early, and a worker fired some.
+    /// The chain behind `aShortTimerChainRunsOnceInOrderNeverEarly`: prints its figures and
+    /// returns whether every job ran once, in order, never early.
     private static func shortTimerChain() -> Bool {
         let count = 200
         let queue = DispatchQueue(label: "test.short-timers")
@@ -189,6 +190,6 @@ import Glibc
         let earlyCount = early.load(ordering: .relaxed)
         let poolFired = EventLoop.shared.poolFiredTimers.load(ordering: .relaxed) - firedBefore
         print("short timer chain: finished \(finished), in order \(inOrder), early \(earlyCount), fired by workers \(poolFired) of \(count)")
-        return finished && inOrder && earlyCount == 0 && poolFired > 0
+        return finished && inOrder && earlyCount == 0
     }
 }
