@@ -67,7 +67,7 @@ enum ConveyorBench {
         for (dispatch, conveyor) in selected {
             rows += runner.run(dispatch: dispatch, conveyor: conveyor)
         }
-        let report = Report(
+        var report = Report(
             rows: rows, runs: options.runs, quick: options.quick, timeLimitSeconds: timeLimit,
             inProcess: options.inProcess,
             command: (["conveyor-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
@@ -76,10 +76,10 @@ enum ConveyorBench {
 
         print("")
         if !rows.isEmpty { print(TableReport.render(report), terminator: "") }
-        let concurrencyTable = ConcurrencySection.run(runs: options.runs, quick: options.quick, selects: options.selects)
-        if !concurrencyTable.isEmpty {
+        report.concurrency = ConcurrencySection.run(runs: options.runs, quick: options.quick, selects: options.selects)
+        if !report.concurrency.isEmpty {
             print("")
-            print(concurrencyTable, terminator: "")
+            print(ConcurrencySection.text(report.concurrency, runs: options.runs), terminator: "")
         }
         var status: Int32 = report.failures.isEmpty ? 0 : 1
         if let path = options.jsonPath {
@@ -99,6 +99,16 @@ enum ConveyorBench {
                 status = 1
             } else {
                 Console.progress("wrote \(path)\n")
+            }
+        }
+        // The chart is always drawn; without --svg it goes to the build folder, and a
+        // folder that is not there is no failure of the run.
+        if options.svgPath == nil {
+            let path = Options.defaultChartPath
+            if let problem = Console.writeFile(path, SVGChart.render(report)) {
+                Console.progress("conveyor-bench: no chart: \(problem)\n")
+            } else {
+                Console.progress("chart: \(path)\n")
             }
         }
         exit(status)

@@ -19,6 +19,9 @@ struct Options: Sendable {
     /// Seconds a workload that can hang (blocking fan-out) waits before giving up.
     var timeLimitSeconds: Double?
 
+    /// Where the chart goes when `--svg` is not given (the folder SwiftPM already ignores).
+    static let defaultChartPath = ".build/conveyor-bench.svg"
+
     static let usage = """
         USAGE: conveyor-bench [options]
 
@@ -30,7 +33,8 @@ struct Options: Sendable {
           --runs N            measured runs per workload and library after one warm-up (default 5)
           --only NAME         run only workloads whose name contains NAME (repeatable)
           --json PATH         also write the results as JSON to PATH
-          --svg PATH          also write an SVG bar chart of the ratios to PATH
+          --svg PATH          write the SVG bar chart of the ratios to PATH
+                              (default: .build/conveyor-bench.svg)
           --markdown PATH     also write the table as Markdown (README's format) to PATH
           --in-process        run both libraries in this one process, interleaved, after a
                               warm-up each (the old mode; slower and noisier than alone)

@@ -16,6 +16,8 @@ struct Report: Sendable {
     /// The module the "Conveyor" column was really compiled against ("Conveyor", or
     /// "Dispatch" while the package switch is off and the column is a stand-in).
     let candidateLibrary: String
+    /// The Swift concurrency section's rows (empty when none was selected).
+    var concurrency: [ConcurrencyRow] = []
 
     /// The "Conveyor" column's heading: "Conveyor", or "Conveyor*" for the stand-in.
     var candidateHeading: String { isStandIn ? "Conveyor*" : "Conveyor" }

@@ -67,6 +67,9 @@ enum TableReport {
         for note in report.timeouts + report.failures.map({ "FAILED: \($0)" }) {
             out += "\n\(note)\n"
         }
+        if !report.concurrency.isEmpty {
+            out += "\n" + ConcurrencySection.markdown(report.concurrency, runs: report.runs)
+        }
         return out
     }
 

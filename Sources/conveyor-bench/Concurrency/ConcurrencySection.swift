@@ -32,16 +32,10 @@ enum ConcurrencySection {
         exit(0)
     }
 
-    /// Runs the selected workloads `runs` times per setup and returns the rendered table.
-    static func run(runs: Int, quick: Bool, selects: (String) -> Bool) -> String {
+    /// Runs the selected workloads `runs` times per setup and returns their rows.
+    static func run(runs: Int, quick: Bool, selects: (String) -> Bool) -> [ConcurrencyRow] {
         let workloads = ConcurrencyWorkload.all.filter { selects($0.name) }
-        guard !workloads.isEmpty else { return "" }
-        var lines = [
-            "Swift concurrency (median of \(runs) runs, a fresh process per run; ratio = default / Conveyor executor)",
-            "",
-            "| workload | unit | default executor | Conveyor executor | actors on Conveyor queues | ratio |",
-            "| --- | --- | ---: | ---: | ---: | ---: |",
-        ]
+        var rows: [ConcurrencyRow] = []
         for workload in workloads {
             Console.progress("\(workload.name) ")
             var samples: [ConcurrencyVariant: [[Double]]] = [:]
@@ -66,13 +60,41 @@ enum ConcurrencySection {
                     guard workload.variants.contains(variant) else { return "n/a" }
                     return median(variant).map { Format.fixed($0, $0 < 10 ? 2 : 0) } ?? "FAILED"
                 }
-                var ratio = "n/a"
-                if let base = median(.defaultExecutor), let conveyor = median(.conveyorGlobal), conveyor > 0 {
-                    ratio = Format.fixed(base / conveyor, 2)
+                var ratio: Double?
+                if let base = median(.defaultExecutor), let conveyor = median(.conveyorGlobal), conveyor > 0, base > 0 {
+                    ratio = base / conveyor
                 }
                 let label = metric.label.isEmpty ? workload.name : "\(workload.name) \(metric.label)"
-                lines.append("| \(label) | \(metric.unit) | \(cells.joined(separator: " | ")) | \(ratio) |")
+                rows.append(ConcurrencyRow(name: label, unit: metric.unit, cells: cells, ratio: ratio))
             }
+        }
+        return rows
+    }
+
+    static let headings = ["workload", "unit", "default executor", "Conveyor executor", "actors on Conveyor queues", "ratio"]
+    static func title(runs: Int) -> String {
+        "Swift concurrency (median of \(runs) runs, a fresh process per run; ratio = default executor / Conveyor executor, > 1 means Conveyor is faster)"
+    }
+
+    /// The rows as an aligned plain-text table, for the terminal.
+    static func text(_ rows: [ConcurrencyRow], runs: Int) -> String {
+        let cells = rows.map { [$0.name, $0.unit] + $0.cells + [$0.ratio.map { Format.fixed($0, 2) } ?? "n/a"] }
+        var widths = headings.map(\.count)
+        for line in cells { for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { Format.pad($1, widths[$0], right: $0 >= 2) }.joined(separator: "  ")
+        }
+        var out = title(runs: runs) + "\n\n" + line(headings) + "\n"
+        out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n"
+        for row in cells { out += line(row) + "\n" }
+        return out
+    }
+
+    /// The rows as a Markdown table, for `--markdown` and README.
+    static func markdown(_ rows: [ConcurrencyRow], runs: Int) -> String {
+        var lines = [title(runs: runs), "", "| " + headings.joined(separator: " | ") + " |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+        for row in rows {
+            lines.append("| \(row.name) | \(row.unit) | \(row.cells.joined(separator: " | ")) | \(row.ratio.map { Format.fixed($0, 2) } ?? "n/a") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -84,4 +106,14 @@ enum ConcurrencySection {
               let line = output.split(separator: "\n").last(where: { $0.hasPrefix("values ") }) else { return nil }
         return line.dropFirst("values ".count).split(separator: " ").compactMap { Double($0) }
     }
+}
+
+/// One metric of one Swift concurrency workload: a median per setup, and the ratio of the
+/// default executor's to Conveyor's global executor's (both lower-is-better).
+struct ConcurrencyRow: Sendable {
+    let name: String
+    let unit: String
+    /// One cell per `ConcurrencyVariant`, in `allCases` order.
+    let cells: [String]
+    let ratio: Double?
 }
