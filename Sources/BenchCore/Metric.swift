@@ -35,6 +35,8 @@ public enum MetricUnit: String, Sendable {
     case percent = "%"
     /// Milliseconds of process CPU time per second of wall time.
     case cpuMillisecondsPerSecond = "CPU ms/s"
+    /// Process CPU time (all threads, user + system) per operation, in nanoseconds.
+    case cpuNanosecondsPerOp = "CPU ns/op"
     /// Context switches of the whole process per 1,000 operations (wake-ups, see
     /// `Machine.contextSwitches`).
     case switchesPerThousand = "switches/1k"
@@ -42,7 +44,7 @@ public enum MetricUnit: String, Sendable {
     /// How many digits after the point the table shows for a value of this size.
     public func decimals(for value: Double) -> Int {
         switch self {
-        case .nanosecondsPerOp: return abs(value) < 100 ? 1 : 0
+        case .nanosecondsPerOp, .cpuNanosecondsPerOp: return abs(value) < 100 ? 1 : 0
         case .milliseconds: return abs(value) < 10 ? 3 : 1
         case .microseconds: return abs(value) < 10 ? 1 : 0
         case .switchesPerThousand: return 0

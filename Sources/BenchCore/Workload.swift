@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One benchmark workload: a named piece of code that exercises the dispatch library it was
 /// compiled against, checks its own result, and returns one value per declared metric.
 ///
@@ -74,8 +76,30 @@ public struct RunContext: Sendable {
             let (allocations, _, _) = try Heap.countAllocations(body)
             return Double(allocations) / Double(operations)
         }
+        let cpuBefore = BenchClock.processCPU()
         let (ns, _) = try BenchClock.measure(body)
+        CPUPerOperation.record(Double(BenchClock.processCPU() &- cpuBefore) / Double(operations))
         return Double(ns) / Double(operations)
+    }
+}
+
+/// The process CPU time (all threads, user + system) per operation of the last measured
+/// region (`RunContext.perOperation`) in this process, in nanoseconds: what a workload
+/// costs the machine, beside the wall time it takes. A child process runs one workload,
+/// so the last region is that workload's.
+public enum CPUPerOperation {
+    private static let bits = Atomic<UInt64>(0)
+    private static let recorded = Atomic<Bool>(false)
+
+    /// Records the CPU nanoseconds per operation of a region just measured.
+    public static func record(_ value: Double) {
+        bits.store(value.bitPattern, ordering: .relaxed)
+        recorded.store(true, ordering: .releasing)
+    }
+
+    /// The last recorded value, or nil when no region was measured.
+    public static var last: Double? {
+        recorded.load(ordering: .acquiring) ? Double(bitPattern: bits.load(ordering: .relaxed)) : nil
     }
 }
 

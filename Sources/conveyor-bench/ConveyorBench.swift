@@ -62,6 +62,8 @@ enum ConveyorBench {
         }
         Console.progress("(progress: d = libdispatch run, c = Conveyor run, m/M = their allocation-counting runs, ! failed, ~ gave up)\n")
 
+        let load = LoadGenerator(threads: options.loadThreads)
+        if options.loadThreads > 0 { Console.progress("loaded: \(options.loadThreads) threads burning CPU for the whole run\n") }
         let loadAtStart = Machine.loadAverage
         var rows: [ResultRow] = []
         for (dispatch, conveyor) in selected {
@@ -72,11 +74,13 @@ enum ConveyorBench {
             inProcess: options.inProcess,
             command: (["conveyor-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
             loadAverages: (loadAtStart, Machine.loadAverage),
-            candidateLibrary: BenchConveyor.Catalog.library)
+            candidateLibrary: BenchConveyor.Catalog.library,
+            loadThreads: options.loadThreads)
 
         print("")
         if !rows.isEmpty { print(TableReport.render(report), terminator: "") }
         report.concurrency = ConcurrencySection.run(runs: options.runs, quick: options.quick, selects: options.selects)
+        load.finish()
         if !report.concurrency.isEmpty {
             print("")
             print(ConcurrencySection.text(report.concurrency, runs: options.runs), terminator: "")

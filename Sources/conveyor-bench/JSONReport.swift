@@ -30,6 +30,7 @@ enum JSONReport {
             ("mode", string(report.inProcess ? "in-process" : "child-process")),
             ("loadAverageAtStart", report.loadAverages.start.map(number) ?? "null"),
             ("loadAverageAtEnd", report.loadAverages.end.map(number) ?? "null"),
+            ("loadThreads", String(report.loadThreads)),
             ("runs", String(report.runs)),
             ("warmUps", report.inProcess ? "1" : "0"),
             ("quick", report.quick ? "true" : "false"),

@@ -1,3 +1,5 @@
+import BenchCore
+
 /// The command line of `conveyor-bench`, parsed by hand (no dependency beyond the toolchain).
 struct Options: Sendable {
     var runs = 5
@@ -18,6 +20,9 @@ struct Options: Sendable {
     var help = false
     /// Seconds a workload that can hang (blocking fan-out) waits before giving up.
     var timeLimitSeconds: Double?
+    /// Threads this process keeps burning CPU for the whole run of both libraries (`--load`):
+    /// a busy machine, as servers run. 0: a quiet run.
+    var loadThreads = 0
 
     /// Where the chart goes when `--svg` is not given (the folder SwiftPM already ignores).
     static let defaultChartPath = ".build/conveyor-bench.svg"
@@ -43,6 +48,9 @@ struct Options: Sendable {
                               task-group-fan-out, actor-ping-pong, task-sleep-lateness)
           --quick             smaller sizes (CI smoke test, under a minute)
           --time-limit SECS   give up on a hanging workload after SECS (default 5; 2 with --quick)
+          --load N            keep N threads burning CPU at normal priority for the whole run of
+                              both libraries, a busy machine (N: a number, `cpus` for one per CPU,
+                              `2cpus` for two per CPU)
           -h, --help          show this help
         """
 
@@ -86,6 +94,17 @@ struct Options: Sendable {
                 let text = try value(for: flag)
                 guard let seconds = Double(text), seconds > 0 else { throw UsageError("--time-limit needs seconds > 0, not '\(text)'") }
                 options.timeLimitSeconds = seconds
+            case "--load":
+                let text = try value(for: flag)
+                switch text {
+                case "cpus": options.loadThreads = Machine.cpuCount
+                case "2cpus": options.loadThreads = 2 * Machine.cpuCount
+                default:
+                    guard let threads = Int(text), threads >= 0 else {
+                        throw UsageError("--load needs a number of threads, cpus or 2cpus, not '\(text)'")
+                    }
+                    options.loadThreads = threads
+                }
             case "-h", "--help": options.help = true
             default: throw UsageError("unknown argument '\(argument)'")
             }

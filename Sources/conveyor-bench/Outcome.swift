@@ -10,11 +10,15 @@ struct Outcome: Sendable {
     var timedOut: Double?
     /// How far a run that gave up had got.
     var detail: String?
+    /// Process CPU nanoseconds per operation over the measured region, when it had one.
+    var cpuPerOperation: Double?
 
     /// Runs `workload` here, in this process, and catches what it throws.
     static func runHere(_ workload: Workload, _ context: RunContext) -> Outcome {
         do {
-            return Outcome(values: try workload.body(context))
+            var outcome = Outcome(values: try workload.body(context))
+            if !context.countingAllocations { outcome.cpuPerOperation = CPUPerOperation.last }
+            return outcome
         } catch let error as WorkloadError {
             switch error {
             case .invalid(let message): return Outcome(failure: message)
@@ -30,7 +34,7 @@ struct Outcome: Sendable {
     /// Starts the one line of standard output that carries a child's outcome.
     static let linePrefix = "conveyor-bench-result"
 
-    /// The outcome as one line: `<prefix> ok v1 v2 …`, `<prefix> failed <message>` or
+    /// The outcome as one line: `<prefix> ok v1 v2 … [cpu=C]`, `<prefix> failed <message>` or
     /// `<prefix> timedout <seconds> <detail>`.
     var line: String {
         func oneLine(_ text: String) -> String {
@@ -38,7 +42,8 @@ struct Outcome: Sendable {
         }
         if let failure { return "\(Outcome.linePrefix) failed \(oneLine(failure))" }
         if let timedOut { return "\(Outcome.linePrefix) timedout \(timedOut) \(oneLine(detail ?? ""))" }
-        return "\(Outcome.linePrefix) ok " + values.map { "\($0)" }.joined(separator: " ")
+        let cpu = cpuPerOperation.map { " cpu=\($0)" } ?? ""
+        return "\(Outcome.linePrefix) ok " + values.map { "\($0)" }.joined(separator: " ") + cpu
     }
 
     /// Reads the outcome from a child's standard output (the last line with the prefix).
@@ -51,9 +56,16 @@ struct Outcome: Sendable {
         let tail = words.count > 1 ? String(words[1]) : ""
         switch kind {
         case "ok":
-            let numbers = tail.split(separator: " ").map { Double($0) }
+            var words = tail.split(separator: " ")
+            var cpu: Double?
+            if let last = words.last, last.hasPrefix("cpu=") {
+                cpu = Double(last.dropFirst(4))
+                words.removeLast()
+            }
+            let numbers = words.map { Double($0) }
             guard numbers.allSatisfy({ $0 != nil }) else { return nil }
             self.init(values: numbers.map { $0! })
+            cpuPerOperation = cpu
         case "failed":
             self.init(failure: tail)
         case "timedout":

@@ -16,6 +16,8 @@ struct Report: Sendable {
     /// The module the "Conveyor" column was really compiled against ("Conveyor", or
     /// "Dispatch" while the package switch is off and the column is a stand-in).
     let candidateLibrary: String
+    /// Threads that burned CPU for the whole run (`--load`); 0 for a quiet run.
+    let loadThreads: Int
     /// The Swift concurrency section's rows (empty when none was selected).
     var concurrency: [ConcurrencyRow] = []
 
@@ -48,7 +50,8 @@ struct Report: Sendable {
             ? "median of \(runs) run\(plural) after 1 warm-up, both libraries in one process, interleaved"
             : "median of \(runs) run\(plural), each a fresh process per library, the libraries taking turns"
         let load = [loadAverages.start, loadAverages.end].map { $0.map { Format.fixed($0, 1) } ?? "?" }
-        return "\(quick ? "quick sizes" : "full sizes") · \(how) (idle-cpu: 1 run) · hanging workloads give up after \(Format.compact(timeLimitSeconds)) s · load average \(load[0]) → \(load[1])"
+        let loaded = loadThreads > 0 ? "loaded: \(loadThreads) threads burning CPU at normal priority throughout · " : "quiet (no load added) · "
+        return "\(loaded)\(quick ? "quick sizes" : "full sizes") · \(how) (idle-cpu: 1 run) · hanging workloads give up after \(Format.compact(timeLimitSeconds)) s · load average \(load[0]) → \(load[1])"
     }
 
     /// Rows where a side gave up, with how far it got, for the notes under the table.

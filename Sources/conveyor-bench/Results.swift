@@ -30,7 +30,7 @@ struct SideResult: Sendable {
         switch unit {
         case .milliseconds: return seconds * 1000
         case .microseconds: return seconds * 1_000_000
-        case .nanosecondsPerOp, .bytes, .allocationsPerOp, .percent, .cpuMillisecondsPerSecond,
+        case .nanosecondsPerOp, .cpuNanosecondsPerOp, .bytes, .allocationsPerOp, .percent, .cpuMillisecondsPerSecond,
             .switchesPerThousand:
             return nil
         }

@@ -27,6 +27,9 @@ struct Runner {
     func run(dispatch: Workload, conveyor: Workload) -> [ResultRow] {
         precondition(dispatch.name == conveyor.name, "catalogs differ: \(dispatch.name) vs \(conveyor.name)")
         var rows = dispatch.metrics.map { ResultRow(workload: dispatch, metric: $0) }
+        // Process CPU time per operation of the measured region, for workloads that have
+        // one (`RunContext.perOperation`): what the work cost the machine, not only how long.
+        var cpu = ResultRow(workload: dispatch, metric: MetricSpec("CPU", unit: .cpuNanosecondsPerOp))
         let startNs = BenchClock.now()
         Console.progress("\(dispatch.name) ")
 
@@ -58,6 +61,9 @@ struct Runner {
                 if outcome.failure == nil, outcome.timedOut == nil, measured {
                     rows[index][keyPath: side].samples.append(outcome.values[index])
                 }
+            }
+            if outcome.failure == nil, outcome.timedOut == nil, measured, let perOperation = outcome.cpuPerOperation {
+                cpu[keyPath: side].samples.append(perOperation)
             }
             let mark = side == \ResultRow.dispatch ? "d" : "c"
             Console.progress(outcome.failure != nil ? "\(mark)!" : outcome.timedOut != nil ? "\(mark)~" : mark)
@@ -98,6 +104,7 @@ struct Runner {
             }
             rows.append(row)
         }
+        if !cpu.dispatch.samples.isEmpty && !cpu.conveyor.samples.isEmpty { rows.append(cpu) }
         let seconds = Double(BenchClock.now() - startNs) / 1e9
         Console.progress(" \(Format.fixed(seconds, 1)) s\n")
         return rows
