@@ -290,7 +290,7 @@ int main(void) {
     failed += run("semaphore_and_data_finalize_at_release", semaphore_and_data_finalize_at_release);
     failed += run("channel_outlives_release", channel_outlives_release);
     failed += run("labels_live_with_their_queue", labels_live_with_their_queue);
-    (void)retarget_active_queue;   // RETARGET: enabled with dispatch_set_target_queue on active queues
+    failed += run("retarget_active_queue", retarget_active_queue);
     printf("%s: %d scenario(s) failed\n", failed ? "FAIL" : "ok", failed);
     return failed ? 1 : 0;
 }

@@ -85,6 +85,17 @@ final class CObject: @unchecked Sendable {
     private let labelCopy = Atomic<UnsafeMutablePointer<CChar>?>(nil)
     /// Where the finalizer goes: the target when the last C reference went.
     private var finalizerTarget: DispatchQueue?
+    /// A queue made by `dispatch_queue_create` (not inactive, no target given): its
+    /// target may change while it is active, as libdispatch allows for such queues. Set
+    /// before the handle is returned.
+    var isRetargetable = false
+    /// Targets this queue had before a retarget while active: kept for the queue's life,
+    /// since a thread walking the target chain may still read the old one (`RetargetJob`).
+    /// Touched only by `RetargetJob`, which runs holding the queue alone.
+    private var retiredTargets: [DispatchQueue] = []
+
+    /// Keeps a queue's former target alive as long as the queue (`RetargetJob`).
+    func retire(_ target: DispatchQueue) { retiredTargets.append(target) }
 
     /// A box that holds `object` for ever (global objects) or, with `isHandle` false, a
     /// companion that only carries a label.
@@ -282,5 +293,12 @@ package func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _
     let box = CObject.from(handle, "dispatch_set_target_queue")
     // Groups, semaphores and data run no work; their finalizer goes to the default global queue.
     if box.kind == .group || box.kind == .semaphore || box.kind == .data { return }
+    if box.isRetargetable {
+        // A queue from dispatch_queue_create, active from the start: retargeted in order
+        // with its work, as libdispatch does (its header's comment on this call). Queues
+        // made inactive or with a target trap when active, in setTarget, as there.
+        unsafeDowncast(box.object, to: DispatchQueue.self).retargetInOrder(to: target) { [box] old in box.retire(old) }
+        return
+    }
     box.object.setTarget(queue: target)
 }

@@ -100,6 +100,14 @@ package func cnv_dispatch_queue_attr_make_with_autorelease_frequency(_ attr: Uns
 
 @_cdecl("cnv_dispatch_queue_create_with_target")
 package func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    makeQueue(label, attr, target, retargetable: false)
+}
+
+/// A queue for the C API. `retargetable`: made by `dispatch_queue_create`, whose queues
+/// libdispatch lets `dispatch_set_target_queue` retarget while active unless they were
+/// made inactive.
+private func makeQueue(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?,
+                       retargetable: Bool) -> UnsafeMutableRawPointer {
     let attributes = CQueueAttributes.from(attr)
     var flags: DispatchQueue.Attributes = []
     if attributes.concurrent { flags.insert(.concurrent) }
@@ -109,12 +117,14 @@ package func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>
         qos: DispatchQoS(qosClass: attributes.qosClass, relativePriority: attributes.relativePriority),
         attributes: flags,
         target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") })
-    return CObject.retainedHandle(queue, kind: .queue)
+    let handle = CObject.retainedHandle(queue, kind: .queue)
+    CObject.from(handle, "dispatch_queue_create").isRetargetable = retargetable && !attributes.inactive
+    return handle
 }
 
 @_cdecl("cnv_dispatch_queue_create")
 package func cnv_dispatch_queue_create(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    cnv_dispatch_queue_create_with_target(label, attr, nil)
+    makeQueue(label, attr, nil, retargetable: true)
 }
 
 /// The immortal boxes of the global queues, one per QoS band.

@@ -76,9 +76,11 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     @usableFromInline let kind: Kind
     @usableFromInline let band: QoSBand
     /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
-    /// Written only while the queue is inactive (`retarget`); the `sync` fast paths read
-    /// it after an acquiring load of `state` that saw the queue active, so they see the
-    /// final value. The runtime's exclusivity check (a `swift_beginAccess` on every
+    /// Written while the queue is inactive (`retarget`); the `sync` fast paths read it
+    /// after an acquiring load of `state` that saw the queue active, so they see the
+    /// final value. A queue made by `dispatch_queue_create` is also retargeted while
+    /// active, by a barrier that holds it (`RetargetJob`): the fast paths read the flag
+    /// again once they hold the queue. The runtime's exclusivity check (a `swift_beginAccess` on every
     /// `sync`, about 80 instructions, as much as the rest of an uncontended `sync`) is left
     /// out: it only ever caught overlapping accesses on one thread.
     @exclusivity(unchecked) @usableFromInline var isRootTargeted: Bool
