@@ -189,6 +189,21 @@ static void semaphore_and_data_finalize_at_release(void) {
     dispatch_release(data);
     CHECK(wait_finalized(), "a data object's finalizer runs after its last release");
     CHECK(atomic_load(&wrong) == 0, "... with their context");
+
+    // Data made from data keeps the object that owns the bytes, as libdispatch's records
+    // retain their leaf objects: its finalizer waits for the concatenation.
+    dispatch_data_t leaf = dispatch_data_create("abc", 3, NULL, DISPATCH_DATA_DESTRUCTOR_DEFAULT);
+    dispatch_data_t other = dispatch_data_create("de", 2, NULL, DISPATCH_DATA_DESTRUCTOR_DEFAULT);
+    dispatch_set_context(leaf, magic);
+    dispatch_set_finalizer_f(leaf, finalizer);
+    dispatch_data_t joined = dispatch_data_create_concat(leaf, other);
+    dispatch_release(leaf);
+    dispatch_release(other);
+    // The finalizer, when wrongly run now, goes to a global queue at once: 200 ms is ample.
+    CHECK(dispatch_semaphore_wait(finished, dispatch_time(DISPATCH_TIME_NOW, 200 * NSEC_PER_MSEC)) != 0,
+          "a data object used by a concatenation is not finalized at its last release");
+    dispatch_release(joined);
+    CHECK(wait_finalized(), "... but once the concatenation is gone");
 }
 
 static atomic_int read_done;

@@ -109,9 +109,16 @@ final class CObject: @unchecked Sendable {
 
     /// A new handle holding the one reference its creator owns.
     static func retainedHandle(_ object: DispatchObject, kind: Kind) -> UnsafeMutableRawPointer {
+        retainedHandle(object, kind: kind, attachedTo: object.cCompanion)
+    }
+
+    /// A new handle whose box is kept by `slot`'s owner (the object itself, or what
+    /// outlives it: a data object's buffer, `CData.retainedLeafHandle`).
+    static func retainedHandle(_ object: DispatchObject, kind: Kind,
+                               attachedTo slot: borrowing Atomic<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer {
         let box = CObject(object, kind: kind, isHandle: true)
         // A new object: nobody else can have attached a companion yet.
-        let attached = object.cCompanion.compareExchange(
+        let attached = slot.compareExchange(
             expected: nil, desired: Unmanaged.passRetained(box).toOpaque(), ordering: .releasing).exchanged
         precondition(attached, "Conveyor: a new object already had a C handle")
         return Unmanaged.passUnretained(box).toOpaque()
