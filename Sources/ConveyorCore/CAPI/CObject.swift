@@ -117,7 +117,9 @@ final class CObject: @unchecked Sendable {
     static func retainedHandle(_ object: DispatchObject, kind: Kind,
                                attachedTo slot: borrowing Atomic<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer {
         let box = CObject(object, kind: kind, isHandle: true)
-        // A new object: nobody else can have attached a companion yet.
+        // A new object: nobody else can have attached a companion yet. Releasing: pairs
+        // with the acquiring loads that find the box (`companion(of:)`, `CLabels.handle`,
+        // the owner's deinit), which then see it whole.
         let attached = slot.compareExchange(
             expected: nil, desired: Unmanaged.passRetained(box).toOpaque(), ordering: .releasing).exchanged
         precondition(attached, "Conveyor: a new object already had a C handle")

@@ -90,7 +90,8 @@ extension DispatchQueue {
 /// with every drain, `sync` claim and `scheduleOnTarget` of the queue: those that hold the
 /// queue read `targetQueue` and `isRootTargeted` after acquiring it, which the barrier's
 /// release of the queue publishes. Readers that walk the chain without holding it
-/// (`chainDepth`, `isMainBound`, the deadlock check, `getSpecific`, preconditions) may
+/// (`chainDepth`, `isMainBound`, the deadlock check, `getSpecific`, preconditions, the
+/// C finalizer's target at the last `dispatch_release`) may
 /// still see the old target, as in libdispatch, whose drains also read a target that can
 /// change: `syncOnCallingThread` re-reads each level's target after acquiring it and
 /// retries when the chain it counted was wrong, and the sync fast paths re-check
