@@ -259,7 +259,9 @@ package func cnv_dispatch_retain(_ handle: UnsafeMutableRawPointer?) {
 
 @_cdecl("cnv_dispatch_release")
 package func cnv_dispatch_release(_ handle: UnsafeMutableRawPointer?) {
-    CObject.from(handle, "dispatch_release").releaseReference()
+    let box = CObject.from(handle, "dispatch_release")
+    // The last release may end the object and, with it, the box: hold the box to the end.
+    withExtendedLifetime(box) { box.releaseReference() }
 }
 
 @_cdecl("cnv_dispatch_get_context")
