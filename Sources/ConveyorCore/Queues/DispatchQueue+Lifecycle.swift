@@ -54,8 +54,16 @@ extension DispatchQueue {
             }
             level = current.targetQueue
         }
-        targetQueue = target
-        isRootTargeted = target.kind == .root
+        setTargetWord(target)?.release()
+    }
+
+    /// Installs `target` (retained) and returns the previous target's reference, which
+    /// the caller releases or keeps. Written only while the queue is inactive or held
+    /// alone (`RetargetJob`); the stores release what the readers' acquiring loads see.
+    final func setTargetWord(_ target: DispatchQueue) -> Unmanaged<DispatchQueue>? {
+        rootTargeted.store(target.kind == .root, ordering: .releasing)
+        let old = targetWord.exchange(UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), ordering: .acquiringAndReleasing)
+        return UnsafeRawPointer(bitPattern: old).map { Unmanaged<DispatchQueue>.fromOpaque($0) }
     }
 
     /// Changes the target of an active queue in order with its work, as libdispatch's
@@ -82,7 +90,7 @@ extension DispatchQueue {
     /// The target as a number, for a drain to see whether a barrier it ran retargeted the
     /// queue (`RetargetJob`); read by the drain's owner only.
     @inline(__always)
-    final var targetIdentity: UInt { unsafeBitCast(targetQueue, to: UInt.self) }
+    final var targetIdentity: UInt { targetWord.load(ordering: .relaxed) }
 }
 
 /// The barrier that retargets an active queue (`retargetInOrder`). It runs while the queue
@@ -110,8 +118,6 @@ final class RetargetJob: Job, @unchecked Sendable {
     }
 
     override func run(on _: DispatchQueue?) {
-        if let old = queue.targetQueue { retire(old) }
-        queue.targetQueue = target
-        queue.isRootTargeted = target.kind == .root
+        if let old = queue.setTargetWord(target) { retire(old.takeRetainedValue()) }
     }
 }

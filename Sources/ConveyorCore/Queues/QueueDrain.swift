@@ -92,7 +92,8 @@ extension DispatchQueue {
         if isRootTargeted {
             WorkerPool.shared.submit(job)
         } else {
-            targetQueue!.enqueue(job)
+            let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!
+            Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.enqueue(job) }
         }
     }
 
