@@ -67,7 +67,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     /// (releasing stores pair with the acquiring load in `targetQueue`).
     @usableFromInline let targetWord: Atomic<UInt>
     /// The target (see `targetWord`).
-    @usableFromInline var targetQueue: DispatchQueue? {
+    @usableFromInline final var targetQueue: DispatchQueue? {
         let word = targetWord.load(ordering: .acquiring)
         guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
         return Unmanaged<DispatchQueue>.fromOpaque(address).takeUnretainedValue()
@@ -95,7 +95,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     @usableFromInline let rootTargeted: Atomic<Bool>
     /// `rootTargeted`'s value (relaxed: the readers order it by their acquiring `state`
     /// accesses, the writers by the releases that publish the queue or free it).
-    @usableFromInline var isRootTargeted: Bool { rootTargeted.load(ordering: .relaxed) }
+    @usableFromInline final var isRootTargeted: Bool { rootTargeted.load(ordering: .relaxed) }
     /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
     let hasSpecifics = Atomic<Bool>(false)
     /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
