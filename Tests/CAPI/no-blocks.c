@@ -3,6 +3,18 @@
 #include <dispatch/dispatch.h>
 #include <stdio.h>
 
+// The declaration macros that code written for libdispatch's headers (its
+// <dispatch/private.h>, for one) expects from <dispatch/dispatch.h>, used as it uses them.
+DISPATCH_ASSUME_NONNULL_BEGIN
+DISPATCH_EXPORT DISPATCH_NOTHROW DISPATCH_NONNULL_ALL DISPATCH_WARN_RESULT
+int declared_like_libdispatch(void *pointer);
+DISPATCH_ENUM(declared_kind, unsigned long,
+    DECLARED_KIND_ONE DISPATCH_ENUM_API_AVAILABLE(macos(10.0)) = 1,
+);
+DISPATCH_DECL(declared_object);
+DISPATCH_ASSUME_NONNULL_END
+DISPATCH_NOTHROW int declared_like_libdispatch(void *pointer) { return *(int *)pointer; }
+
 static int ran;
 static void work(void *context) { ran += *(int *)context; }
 
@@ -17,8 +29,11 @@ int main(void) {
     dispatch_data_t empty = dispatch_data_create_subrange(dispatch_data_empty, 0, 1);
     if (dispatch_data_get_size(empty) == 0 && empty == dispatch_data_empty) ran++;
     dispatch_release(empty);
-    printf("no blocks: %s\n", ran == 3 ? "ok" : "FAILED");
+    declared_kind_t kind = DECLARED_KIND_ONE;
+    declared_object_t object = NULL;
+    if (declared_like_libdispatch(&one) && kind == 1 && object == NULL) ran++;
+    printf("no blocks: %s\n", ran == 4 ? "ok" : "FAILED");
     dispatch_release(group);
     dispatch_release(queue);
-    return ran == 3 ? 0 : 1;
+    return ran == 4 ? 0 : 1;
 }

@@ -133,6 +133,13 @@ import Testing
         #expect(predicate.pointee == ~0)
     }
 
+    /// libdispatch's private DISPATCH_QUEUE_OVERCOMMIT flag (2) is accepted, others not.
+    @Test func globalQueueTakesTheOvercommitFlag() {
+        #expect(cnv_dispatch_get_global_queue(2, 2) == cnv_dispatch_get_global_queue(2, 0))
+        #expect(cnv_dispatch_get_global_queue(0, 2) != nil)
+        #expect(cnv_dispatch_get_global_queue(0, 1) == nil)
+    }
+
     @Test func timeEncodingMatchesLibdispatch() {
         #expect(cnv_dispatch_time(~0, 5) == ~0)
         let now = cnv_dispatch_time(0, 0)

@@ -54,6 +54,18 @@ enum CData {
         return CObject.retainedHandle(CDataHolder(data), kind: .data)
     }
 
+    /// A new handle for data made on one new buffer (`dispatch_data_create`, a flattened
+    /// map): its box lives as long as the buffer, which data made from this object (a
+    /// concatenation, a subrange) shares, so its finalizer runs once they are all gone,
+    /// as libdispatch's records keep such a leaf object. Other data objects are finalized
+    /// at their own last release: libdispatch's data made from data keep the leaves, not
+    /// the composite.
+    static func retainedLeafHandle(_ data: DispatchData) -> UnsafeMutableRawPointer {
+        let slices = data.storage.slices
+        precondition(slices.count == 1, "Conveyor: a leaf data object has one buffer")
+        return CObject.retainedHandle(CDataHolder(data), kind: .data, attachedTo: slices[0].region.cCompanion)
+    }
+
     /// Another reference to an existing handle (the static empty data takes none).
     static func retained(_ handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         cnv_dispatch_retain(handle)
@@ -93,7 +105,7 @@ package func cnv_capi_data_create(_ buffer: UnsafeRawPointer?, _ size: Int, _ qu
     case .unmap: data = DispatchData(bytesNoCopy: bytes, deallocator: .unmap)
     case .custom: data = DispatchData(bytesNoCopy: bytes, deallocator: .custom(target, custom))
     }
-    return CObject.retainedHandle(CDataHolder(data), kind: .data)
+    return CData.retainedLeafHandle(data)
 }
 
 @_cdecl("cnv_dispatch_data_get_size")
@@ -120,7 +132,7 @@ package func cnv_dispatch_data_create_map(_ handle: UnsafeMutableRawPointer?,
         let copy = malloc(data.count)!
         data.copyBytes(to: UnsafeMutableRawBufferPointer(start: copy, count: data.count), from: 0..<data.count)
         let flat = DispatchData(bytesNoCopy: UnsafeRawBufferPointer(start: copy, count: data.count), deallocator: .free)
-        result = CObject.retainedHandle(CDataHolder(flat), kind: .data)
+        result = CData.retainedLeafHandle(flat)
         start = UnsafeRawPointer(copy)
     }
     bufferOut?.pointee = start

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 // The C API's object model (dispatch_retain/release, context, finalizer).
@@ -47,24 +50,129 @@ final class CContext: @unchecked Sendable {
 }
 
 /// What a C handle points at: a Conveyor object with its C context.
+///
+/// Lifetime, as libdispatch's (which counts external and internal references apart): the
+/// C references (`dispatch_retain`/`dispatch_release`) are counted in `references`;
+/// while there are any, the box holds its object (`owner`). The object holds the box in
+/// turn (`DispatchObject.cCompanion`), so the box, and with it the handle, lives exactly
+/// as long as the object. After the last `dispatch_release` the object lives on while
+/// its own work keeps it: a queue while it has work scheduled (its drain's retain), a
+/// group while it has members (it retains itself), a source until its cancel handler has
+/// returned or it is unregistered (its delivery job's reference), an I/O channel while
+/// operations run. So work still pending may use the handle (`dispatch_get_context`,
+/// resubmitting to the queue), as libdispatch allows; and the finalizer runs when the
+/// object is gone (`deinit` below), with the context of that moment.
 final class CObject: @unchecked Sendable {
     enum Kind { case queue, group, semaphore, source, data, io }
 
     let kind: Kind
-    let object: DispatchObject
+    /// The object, unretained: kept alive by `owner`, then by its own work (see above).
+    let objectReference: Unmanaged<DispatchObject>
+    /// The object (a strong reference for the caller).
+    var object: DispatchObject { objectReference.takeUnretainedValue() }
+    /// The object while C references exist; dropped by the last `dispatch_release`.
+    private var owner: DispatchObject?
+    /// The C references. Starts at 1 for a handle's creator; unused by global boxes and
+    /// by companions that only hold a label (`isHandle` false).
+    private let references = Atomic<Int>(1)
     let context = CContext()
     /// Global and main queues ignore retain and release, and are never finalized.
     let isGlobal: Bool
+    /// Whether this box is a C handle given out by a creation call (not a label holder).
+    let isHandle: Bool
+    /// The queue's label as a C string, made on first request and freed with the box,
+    /// that is with the queue (`dispatch_queue_get_label`).
+    private let labelCopy = Atomic<UnsafeMutablePointer<CChar>?>(nil)
+    /// Where the finalizer goes: the target when the last C reference went.
+    private var finalizerTarget: DispatchQueue?
+    /// A queue made by `dispatch_queue_create` (not inactive, no target given): its
+    /// target may change while it is active, as libdispatch allows for such queues. Set
+    /// before the handle is returned.
+    var isRetargetable = false
+    /// Targets this queue had before a retarget while active: kept for the queue's life,
+    /// since a thread walking the target chain may still read the old one (`RetargetJob`).
+    /// Touched only by `RetargetJob`, which runs holding the queue alone.
+    private var retiredTargets: [DispatchQueue] = []
 
-    init(_ object: DispatchObject, kind: Kind, isGlobal: Bool = false) {
-        self.object = object
+    /// Keeps a queue's former target alive as long as the queue (`RetargetJob`).
+    func retire(_ target: DispatchQueue) { retiredTargets.append(target) }
+
+    /// A box that holds `object` for ever (global objects) or, with `isHandle` false, a
+    /// companion that only carries a label.
+    init(_ object: DispatchObject, kind: Kind, isGlobal: Bool = false, isHandle: Bool = false) {
+        objectReference = .passUnretained(object)
         self.kind = kind
         self.isGlobal = isGlobal
+        self.isHandle = isHandle
+        owner = isGlobal || isHandle ? object : nil
     }
 
     /// A new handle holding the one reference its creator owns.
     static func retainedHandle(_ object: DispatchObject, kind: Kind) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(CObject(object, kind: kind)).toOpaque()
+        retainedHandle(object, kind: kind, attachedTo: object.cCompanion)
+    }
+
+    /// A new handle whose box is kept by `slot`'s owner (the object itself, or what
+    /// outlives it: a data object's buffer, `CData.retainedLeafHandle`).
+    static func retainedHandle(_ object: DispatchObject, kind: Kind,
+                               attachedTo slot: borrowing Atomic<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer {
+        let box = CObject(object, kind: kind, isHandle: true)
+        // A new object: nobody else can have attached a companion yet. Releasing: pairs
+        // with the acquiring loads that find the box (`companion(of:)`, `CLabels.handle`,
+        // the owner's deinit), which then see it whole.
+        let attached = slot.compareExchange(
+            expected: nil, desired: Unmanaged.passRetained(box).toOpaque(), ordering: .releasing).exchanged
+        precondition(attached, "Conveyor: a new object already had a C handle")
+        return Unmanaged.passUnretained(box).toOpaque()
+    }
+
+    /// The companion of an object the C API did not make (a queue made in Swift whose
+    /// label C code asks for), attached on first use and released with the object. A
+    /// C-made object's companion is its handle's box.
+    static func companion(of object: DispatchObject, kind: Kind) -> CObject {
+        if let existing = object.cCompanion.load(ordering: .acquiring) {
+            return Unmanaged<CObject>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let made = Unmanaged.passRetained(CObject(object, kind: kind))
+        // Pairs with the acquiring load above and in other racing calls: the winner's box
+        // is published whole; a loser drops its own and uses the winner's.
+        let (done, seen) = object.cCompanion.compareExchange(
+            expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
+        if done { return made.takeUnretainedValue() }
+        made.release()
+        return Unmanaged<CObject>.fromOpaque(seen!).takeUnretainedValue()
+    }
+
+    /// `dispatch_retain`.
+    func retainReference() {
+        if isGlobal { return }
+        let before = references.wrappingAdd(1, ordering: .relaxed).oldValue
+        if before <= 0 { fatalError("Conveyor: dispatch_retain of an object whose last reference was released (resurrection)") }
+    }
+
+    /// `dispatch_release`: the last one lets go of the object, which then lives only as
+    /// long as its own work keeps it.
+    func releaseReference() {
+        if isGlobal { return }
+        // Releasing: everything this thread did with the object happens before the last
+        // release's disposal, which acquires (the same pairing as a reference count's).
+        let after = references.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+        if after > 0 { return }
+        if after < 0 { fatalError("Conveyor: dispatch_release of an object with no references left (over-release)") }
+        finalizerTarget = finalizerQueue
+        owner = nil   // may end the object now, and this box with it (the caller holds the box)
+    }
+
+    /// The label of `queue` as a C string that lives as long as this box.
+    func labelCString(_ queue: DispatchQueue) -> UnsafePointer<CChar> {
+        if let copy = labelCopy.load(ordering: .acquiring) { return UnsafePointer(copy) }
+        let made = strdup(queue.label)!
+        // Pairs with the acquiring load above: a racing caller either sees the copy whole
+        // or loses the swap and frees its own.
+        let (done, seen) = labelCopy.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if done { return UnsafePointer(made) }
+        free(made)
+        return UnsafePointer(seen!)
     }
 
     /// The box behind a handle (not retained). Traps on NULL, as libdispatch crashes there.
@@ -114,7 +222,7 @@ final class CObject: @unchecked Sendable {
         }
         return Unmanaged<CObject>.fromOpaque(handle)._withUnsafeGuaranteedRef { box in
             guard box.kind == kind else { fatalError("Conveyor: \(function) called with a \(box.kind), not a \(kind)") }
-            return Unmanaged.passUnretained(box.object)._withUnsafeGuaranteedRef { object in
+            return box.objectReference._withUnsafeGuaranteedRef { object in
                 body(unsafeDowncast(object, to: T.self))
             }
         }
@@ -135,36 +243,25 @@ final class CObject: @unchecked Sendable {
     }
 
     deinit {
-        if kind == .queue { CLabels.shared.unregister(self) }
-        // The last C reference is gone. The finalizer runs with the context, when there is
-        // one, on the object's target queue once the object's pending work has run: for a
-        // queue, after a barrier on the queue itself (which keeps the queue alive until
-        // then); for the others, after the work already on the target queue.
-        guard let finalizer = context.finalizer, let value = context.context else { return }
-        let target = finalizerQueue
+        if let copy = labelCopy.load(ordering: .acquiring) { free(copy) }
+        // The object is gone, its work all done (see the type's comment). The finalizer
+        // runs with the context, when there is one, on the object's target queue.
+        guard let finalizer = context.finalizer, let value = context.context, let target = finalizerTarget else { return }
         let contextBits = UInt(bitPattern: value)
-        let run: @Sendable () -> Void = { finalizer(UnsafeMutableRawPointer(bitPattern: contextBits)) }
-        if kind == .queue {
-            let queue = unsafeDowncast(object, to: DispatchQueue.self)
-            queue.async(flags: .barrier) { target.async(execute: run) }
-        } else {
-            target.async(execute: run)
-        }
+        target.async { finalizer(UnsafeMutableRawPointer(bitPattern: contextBits)) }
     }
 }
 
 @_cdecl("cnv_dispatch_retain")
 package func cnv_dispatch_retain(_ handle: UnsafeMutableRawPointer?) {
-    let box = CObject.from(handle, "dispatch_retain")
-    if box.isGlobal { return }
-    _ = Unmanaged.passUnretained(box).retain()
+    CObject.from(handle, "dispatch_retain").retainReference()
 }
 
 @_cdecl("cnv_dispatch_release")
 package func cnv_dispatch_release(_ handle: UnsafeMutableRawPointer?) {
     let box = CObject.from(handle, "dispatch_release")
-    if box.isGlobal { return }
-    Unmanaged.passUnretained(box).release()
+    // The last release may end the object and, with it, the box: hold the box to the end.
+    withExtendedLifetime(box) { box.releaseReference() }
 }
 
 @_cdecl("cnv_dispatch_get_context")
@@ -207,5 +304,12 @@ package func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _
     let box = CObject.from(handle, "dispatch_set_target_queue")
     // Groups, semaphores and data run no work; their finalizer goes to the default global queue.
     if box.kind == .group || box.kind == .semaphore || box.kind == .data { return }
+    if box.isRetargetable {
+        // A queue from dispatch_queue_create, active from the start: retargeted in order
+        // with its work, as libdispatch does (its header's comment on this call). Queues
+        // made inactive or with a target trap when active, in setTarget, as there.
+        unsafeDowncast(box.object, to: DispatchQueue.self).retargetInOrder(to: target) { [box] old in box.retire(old) }
+        return
+    }
     box.object.setTarget(queue: target)
 }

@@ -100,6 +100,14 @@ package func cnv_dispatch_queue_attr_make_with_autorelease_frequency(_ attr: Uns
 
 @_cdecl("cnv_dispatch_queue_create_with_target")
 package func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    makeQueue(label, attr, target, retargetable: false)
+}
+
+/// A queue for the C API. `retargetable`: made by `dispatch_queue_create`, whose queues
+/// libdispatch lets `dispatch_set_target_queue` retarget while active unless they were
+/// made inactive.
+private func makeQueue(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?, _ target: UnsafeMutableRawPointer?,
+                       retargetable: Bool) -> UnsafeMutableRawPointer {
     let attributes = CQueueAttributes.from(attr)
     var flags: DispatchQueue.Attributes = []
     if attributes.concurrent { flags.insert(.concurrent) }
@@ -109,14 +117,14 @@ package func cnv_dispatch_queue_create_with_target(_ label: UnsafePointer<CChar>
         qos: DispatchQoS(qosClass: attributes.qosClass, relativePriority: attributes.relativePriority),
         attributes: flags,
         target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") })
-    let box = CObject(queue, kind: .queue)
-    CLabels.shared.register(box)
-    return Unmanaged.passRetained(box).toOpaque()
+    let handle = CObject.retainedHandle(queue, kind: .queue)
+    CObject.from(handle, "dispatch_queue_create").isRetargetable = retargetable && !attributes.inactive
+    return handle
 }
 
 @_cdecl("cnv_dispatch_queue_create")
 package func cnv_dispatch_queue_create(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    cnv_dispatch_queue_create_with_target(label, attr, nil)
+    makeQueue(label, attr, nil, retargetable: true)
 }
 
 /// The immortal boxes of the global queues, one per QoS band.
@@ -137,15 +145,28 @@ package func cnv_dispatch_get_global_queue(_ identifier: Int, _ flags: UInt) -> 
         guard identifier >= 0, identifier <= Int(UInt32.max), let named = DispatchQoS.QoSClass(cValue: UInt32(identifier)) else { return nil }
         qos = named
     }
-    if flags != 0 { return nil }
+    // libdispatch takes one flag, its private DISPATCH_QUEUE_OVERCOMMIT (2: a queue whose
+    // work always gets a thread, which libdispatch's own tests use), and answers NULL for
+    // any other. Conveyor's pool already starts a thread when its workers block, so the
+    // overcommitting queue is the plain one. The difference that remains: work that spins
+    // without blocking gets no extra thread here (libdispatch's dispatch_overcommit test,
+    // 32 items that spin until all have started, needs one thread per item).
+    if flags & ~2 != 0 { return nil }
     return Unmanaged.passUnretained(globalQueueObjects[Int(qos.band.rawValue)]).toOpaque()
 }
 
 @_cdecl("cnv_dispatch_queue_get_label")
 package func cnv_dispatch_queue_get_label(_ handle: UnsafeMutableRawPointer?) -> UnsafePointer<CChar> {
-    // DISPATCH_CURRENT_QUEUE_LABEL (NULL) names the queue the caller runs on.
-    let queue = handle.map { CObject.queue($0, "dispatch_queue_get_label") } ?? currentQueue()
-    return CLabels.shared.cString(for: queue?.label ?? "")
+    // DISPATCH_CURRENT_QUEUE_LABEL (NULL) names the queue the caller runs on. The C
+    // string is the queue's own, freed with it, as libdispatch's (a Swift `String` has no
+    // stable C buffer, so the queue's C record keeps a copy made on first request).
+    if let handle {
+        let box = CObject.from(handle, "dispatch_queue_get_label")
+        guard box.kind == .queue else { fatalError("Conveyor: dispatch_queue_get_label called with a \(box.kind), not a queue") }
+        return box.labelCString(unsafeDowncast(box.object, to: DispatchQueue.self))
+    }
+    guard let queue = currentQueue() else { return emptyLabel }
+    return CLabels.box(of: queue).labelCString(queue)
 }
 
 @_cdecl("cnv_dispatch_queue_get_qos_class")
@@ -162,7 +183,7 @@ package func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
     guard let queue = currentQueue() else { return cnv_dispatch_get_global_queue(0, 0) }
     if queue.kind == .main { return cnv_main_queue_handle() }
     if queue.kind == .root { return Unmanaged.passUnretained(globalQueueObjects[Int(queue.band.rawValue)]).toOpaque() }
-    return CLabels.shared.handle(for: queue) ?? cnv_dispatch_get_global_queue(0, 0)
+    return CLabels.handle(of: queue) ?? cnv_dispatch_get_global_queue(0, 0)
 }
 
 /// The queue whose work the calling thread runs (the main queue on the main thread
@@ -171,35 +192,28 @@ func currentQueue() -> DispatchQueue? {
     DrainFrame.innermostQueue ?? (ThreadInfo.isMainThread ? DispatchQueue.main : nil)
 }
 
-/// Labels as C strings that live as long as the process (libdispatch returns the
-/// queue's own copy; a Swift `String` has no stable C buffer, so each distinct label is
-/// copied once), and the handles of the queues the C API made, for
-/// `dispatch_get_current_queue` (weakly: a handle leaves the table with its box).
-final class CLabels: @unchecked Sendable {
-    static let shared = CLabels()
-    private let strings = Mutex<[String: UnsafeMutablePointer<CChar>]>([:])
-    private let handles = Mutex<[ObjectIdentifier: UInt]>([:])
+/// The label of no queue (a thread outside every queue asking for the current label).
+/// (A string literal: its bytes, NUL-terminated, live in the library image.)
+private var emptyLabel: UnsafePointer<CChar> { UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self) }
 
-    func cString(for label: String) -> UnsafePointer<CChar> {
-        strings.withLock { table in
-            if let copy = table[label] { return UnsafePointer(copy) }
-            let copy = strdup(label)!
-            table[label] = copy
-            return UnsafePointer(copy)
+/// The C records of queues for labels and `dispatch_get_current_queue`: a queue's C
+/// record is its companion (`DispatchObject.cCompanion`), so its label's C string lives
+/// exactly as long as the queue.
+enum CLabels {
+    /// The C record of any queue: the immortal boxes of the main and global queues, the
+    /// handle's box of a C-made queue, or a companion made on first request.
+    static func box(of queue: DispatchQueue) -> CObject {
+        switch queue.kind {
+        case .main: CObject.mainQueueObject
+        case .root: globalQueueObjects[Int(queue.band.rawValue)]
+        case .serial, .concurrent: CObject.companion(of: queue, kind: .queue)
         }
     }
 
-    func register(_ box: CObject) {
-        let handle = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-        handles.withLock { $0[ObjectIdentifier(box.object)] = handle }
-    }
-
-    func unregister(_ box: CObject) {
-        _ = handles.withLock { $0.removeValue(forKey: ObjectIdentifier(box.object)) }
-    }
-
-    /// The C handle of a queue made through the C API, while its box is alive.
-    func handle(for queue: DispatchQueue) -> UnsafeMutableRawPointer? {
-        UnsafeMutableRawPointer(bitPattern: handles.withLock { $0[ObjectIdentifier(queue)] ?? 0 })
+    /// The C handle of a queue made through the C API (nil for queues made in Swift).
+    static func handle(of queue: DispatchQueue) -> UnsafeMutableRawPointer? {
+        guard let companion = queue.cCompanion.load(ordering: .acquiring),
+              Unmanaged<CObject>.fromOpaque(companion).takeUnretainedValue().isHandle else { return nil }
+        return companion
     }
 }

@@ -28,6 +28,13 @@ final class DataRegion: @unchecked Sendable {
     /// Regions alive in the process (for leak tests).
     static let live = Atomic<Int>(0)
 
+    /// The C handle's box of the data object made with this buffer (`dispatch_data_create`),
+    /// retained, released after the buffer: as in libdispatch, where data made from other
+    /// data keeps the objects that own the bytes, that object lives, and is finalized,
+    /// with its buffer (see `CData.retainedLeafHandle`). Set once, before the region is
+    /// shared; nil for other regions.
+    let cCompanion = Atomic<UnsafeMutableRawPointer?>(nil)
+
     init(base: UnsafeRawPointer, count: Int, release: Release) {
         self.base = base
         self.count = count
@@ -45,6 +52,9 @@ final class DataRegion: @unchecked Sendable {
     deinit {
         Self.live.wrappingAdd(-1, ordering: .relaxed)
         Self.dispose(base, count: count, release)
+        if let companion = cCompanion.load(ordering: .acquiring) {
+            Unmanaged<AnyObject>.fromOpaque(companion).release()
+        }
     }
 
     /// Gives a buffer back as `release` says (also used for buffers that never became a

@@ -54,7 +54,70 @@ extension DispatchQueue {
             }
             level = current.targetQueue
         }
-        targetQueue = target
-        isRootTargeted = target.kind == .root
+        setTargetWord(target)?.release()
+    }
+
+    /// Installs `target` (retained) and returns the previous target's reference, which
+    /// the caller releases or keeps. Written only while the queue is inactive or held
+    /// alone (`RetargetJob`); the stores release what the readers' acquiring loads see.
+    final func setTargetWord(_ target: DispatchQueue) -> Unmanaged<DispatchQueue>? {
+        rootTargeted.store(target.kind == .root, ordering: .releasing)
+        let old = targetWord.exchange(UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), ordering: .acquiringAndReleasing)
+        return UnsafeRawPointer(bitPattern: old).map { Unmanaged<DispatchQueue>.fromOpaque($0) }
+    }
+
+    /// Changes the target of an active queue in order with its work, as libdispatch's
+    /// `dispatch_set_target_queue` does for a queue made by `dispatch_queue_create` (the
+    /// C API's only caller): a barrier on the queue itself swaps the target when every
+    /// item submitted before it has run, and the drain that ran it ends there, so the
+    /// next items are scheduled on the new target. `retire` receives the old target,
+    /// which must then live as long as this queue (see `RetargetJob`).
+    final func retargetInOrder(to newTarget: DispatchQueue?, retire: @escaping @Sendable (DispatchQueue) -> Void) {
+        if kind == .root || kind == .main {
+            preconditionFailure("Conveyor: the target of queue '\(label)' cannot be changed")
+        }
+        let target = newTarget ?? DispatchQueue.root(for: band)
+        var level: DispatchQueue? = target
+        while let current = level {
+            if current === self {
+                preconditionFailure("Conveyor: dispatch_set_target_queue would make queue '\(label)' target itself")
+            }
+            level = current.targetQueue
+        }
+        enqueue(RetargetJob(queue: self, target: target, retire: retire))
+    }
+
+    /// The target as a number, for a drain to see whether a barrier it ran retargeted the
+    /// queue (`RetargetJob`); read by the drain's owner only.
+    @inline(__always)
+    final var targetIdentity: UInt { targetWord.load(ordering: .relaxed) }
+}
+
+/// The barrier that retargets an active queue (`retargetInOrder`). It runs while the queue
+/// is held alone (a serial queue's drain, a concurrent queue's barrier), so it is ordered
+/// with every drain, `sync` claim and `scheduleOnTarget` of the queue: those that hold the
+/// queue read `targetQueue` and `isRootTargeted` after acquiring it, which the barrier's
+/// release of the queue publishes. Readers that walk the chain without holding it
+/// (`chainDepth`, `isMainBound`, the deadlock check, `getSpecific`, preconditions, the
+/// C finalizer's target at the last `dispatch_release`) may
+/// still see the old target, as in libdispatch, whose drains also read a target that can
+/// change: `syncOnCallingThread` re-reads each level's target after acquiring it and
+/// retries when the chain it counted was wrong, and the sync fast paths re-check
+/// `isRootTargeted` after their claim. So that such a reader never follows a freed
+/// target, the old target is handed to `retire`, which keeps it for the queue's life.
+final class RetargetJob: Job, @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let target: DispatchQueue
+    private let retire: @Sendable (DispatchQueue) -> Void
+
+    init(queue: DispatchQueue, target: DispatchQueue, retire: @escaping @Sendable (DispatchQueue) -> Void) {
+        self.queue = queue
+        self.target = target
+        self.retire = retire
+        super.init(band: queue.band, isBarrier: true)
+    }
+
+    override func run(on _: DispatchQueue?) {
+        if let old = queue.setTargetWord(target) { retire(old.takeRetainedValue()) }
     }
 }

@@ -39,22 +39,26 @@ extension DispatchQueue {
         switch kind {
         case .root:
             return try work()
+        // Each fast path reads `isRootTargeted` again once it holds the queue: a queue made
+        // by `dispatch_queue_create` can be retargeted while active (`RetargetJob`, which
+        // runs holding the queue and publishes the new target with the release that frees
+        // it, which the claim here acquires), and the first read may predate that.
         case .serial where isRootTargeted:
             if seen == 0 && items.isEmpty
                 && state.compareExchange(expected: 0, desired: QueueState.enqueued, ordering: .acquiring).exchanged {
                 defer { finish(ownsRetain: false) }
-                return try DrainFrame.with(self, exclusive: true) { try work() }
+                if isRootTargeted { return try DrainFrame.with(self, exclusive: true) { try work() } }
             }
         case .concurrent where isRootTargeted:
             if barrier {
                 if seen == 0 && items.isEmpty
                     && state.compareExchange(expected: 0, desired: QueueState.barrierActive, ordering: .acquiring).exchanged {
                     defer { barrierCompleted() }
-                    return try DrainFrame.with(self, exclusive: true) { try work() }
+                    if isRootTargeted { return try DrainFrame.with(self, exclusive: true) { try work() } }
                 }
             } else if !QueueState(raw: seen).isInactive && items.isEmpty && tryReserveWidth() {
                 defer { itemCompleted() }
-                return try DrainFrame.with(self, exclusive: false) { try work() }
+                if isRootTargeted { return try DrainFrame.with(self, exclusive: false) { try work() } }
             }
         default:
             break

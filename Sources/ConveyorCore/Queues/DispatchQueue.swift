@@ -60,8 +60,18 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
 
     /// The label given at creation (empty if none).
     public let label: String
-    /// The queue whose drain runs this queue's drain; nil only for root queues and main.
-    @usableFromInline var targetQueue: DispatchQueue?
+    /// The queue whose drain runs this queue's drain (nil only for root queues and main),
+    /// as the address of a reference this queue holds (0 for none), released in deinit.
+    /// Atomic because a queue made by `dispatch_queue_create` is retargeted while active
+    /// (`RetargetJob`) while other threads walk the chain without holding the queue
+    /// (releasing stores pair with the acquiring load in `targetQueue`).
+    @usableFromInline let targetWord: Atomic<UInt>
+    /// The target (see `targetWord`).
+    @usableFromInline final var targetQueue: DispatchQueue? {
+        let word = targetWord.load(ordering: .acquiring)
+        guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
+        return Unmanaged<DispatchQueue>.fromOpaque(address).takeUnretainedValue()
+    }
     // `state` comes before `items`: the drain reads it for every item, so it shares a
     // line with the list's head (the drain's side), not with its tail, which producers
     // exchange on every submission (see `JobList`'s layout).
@@ -76,12 +86,16 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     @usableFromInline let kind: Kind
     @usableFromInline let band: QoSBand
     /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
-    /// Written only while the queue is inactive (`retarget`); the `sync` fast paths read
-    /// it after an acquiring load of `state` that saw the queue active, so they see the
-    /// final value. The runtime's exclusivity check (a `swift_beginAccess` on every
-    /// `sync`, about 80 instructions, as much as the rest of an uncontended `sync`) is left
-    /// out: it only ever caught overlapping accesses on one thread.
-    @exclusivity(unchecked) @usableFromInline var isRootTargeted: Bool
+    /// Written while the queue is inactive (`retarget`); the `sync` fast paths read it
+    /// after an acquiring load of `state` that saw the queue active, so they see the
+    /// final value. A queue made by `dispatch_queue_create` is also retargeted while
+    /// active, by a barrier that holds it (`RetargetJob`): the fast paths read the flag
+    /// again once they hold the queue. An atomic (a relaxed load is a plain load) also
+    /// keeps the runtime's exclusivity check out of every `sync`.
+    @usableFromInline let rootTargeted: Atomic<Bool>
+    /// `rootTargeted`'s value (relaxed: the readers order it by their acquiring `state`
+    /// accesses, the writers by the releases that publish the queue or free it).
+    @usableFromInline final var isRootTargeted: Bool { rootTargeted.load(ordering: .relaxed) }
     /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
     let hasSpecifics = Atomic<Bool>(false)
     /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
@@ -110,8 +124,8 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         requestedRelativePriority = qos.relativePriority
         let resolvedTarget = target ?? DispatchQueue.root(for: qos.qosClass.band)
         band = qos.qosClass == .unspecified ? resolvedTarget.band : qos.qosClass.band
-        targetQueue = resolvedTarget
-        isRootTargeted = resolvedTarget.kind == .root
+        targetWord = Atomic(UInt(bitPattern: Unmanaged.passRetained(resolvedTarget).toOpaque()))
+        rootTargeted = Atomic(resolvedTarget.kind == .root)
         state = Atomic(attributes.contains(.initiallyInactive) ? QueueState.inactive : 0)
         super.init()
     }
@@ -123,8 +137,8 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         self.band = band
         requestedQoSClass = band.qosClass
         requestedRelativePriority = 0
-        targetQueue = nil
-        isRootTargeted = false
+        targetWord = Atomic(0)
+        rootTargeted = Atomic(false)
         state = Atomic(0)
         super.init()
     }
@@ -138,6 +152,9 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
             preconditionFailure("Conveyor: release of a suspended queue '\(label)' (resume it before its last reference goes)")
         }
         items.removeAll()
+        if let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) {
+            Unmanaged<DispatchQueue>.fromOpaque(target).release()
+        }
         if hasSpecifics.load(ordering: .acquiring) { QueueSpecifics.shared.removeAll(queue: ObjectIdentifier(self)) }
     }
 

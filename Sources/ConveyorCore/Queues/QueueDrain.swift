@@ -92,7 +92,8 @@ extension DispatchQueue {
         if isRootTargeted {
             WorkerPool.shared.submit(job)
         } else {
-            targetQueue!.enqueue(job)
+            let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!
+            Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.enqueue(job) }
         }
     }
 
@@ -112,6 +113,7 @@ extension DispatchQueue {
     /// Runs items one at a time. Returns true when the drain was handed to a `sync` waiter.
     private final func drainSerial() -> Bool {
         DrainFrame.with(self, exclusive: true) {
+            let drainedTarget = targetIdentity
             var budget = 256
             // Items run since the list was last found empty.
             var streak = 0
@@ -140,9 +142,13 @@ extension DispatchQueue {
                     }
                     waiter.runByProxy()
                 } else {
+                    let wasBarrier = job.isBarrier
                     // The list's reference goes on to the job (the retain and the end of
                     // `job`'s lifetime right after it cancel out).
                     Unmanaged.passRetained(consume job)._withUnsafeGuaranteedRef { $0.runConsumingReference(on: self) }
+                    // A barrier that retargeted the queue (`RetargetJob`) ends the drain:
+                    // `finish` schedules the rest on the new target.
+                    if wasBarrier && targetIdentity != drainedTarget { return false }
                 }
                 streak += 1
                 budget -= 1
@@ -195,7 +201,13 @@ extension DispatchQueue {
                     }
                     waiter.runByProxy()
                 } else {
+                    let drainedTarget = targetIdentity
                     DrainFrame.with(self, exclusive: true) { job.run(on: self) }
+                    if targetIdentity != drainedTarget {
+                        // A `RetargetJob`: the rest goes to the new target (`finish`).
+                        state.bitwiseAnd(~QueueState.barrierActive, ordering: .releasing)
+                        return
+                    }
                 }
                 state.bitwiseAnd(~QueueState.barrierActive, ordering: .releasing)
             } else {

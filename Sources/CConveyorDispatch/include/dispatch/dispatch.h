@@ -18,6 +18,7 @@
 #include <fcntl.h>
 
 #include <conveyor/dispatch_types.h>
+#include <conveyor/dispatch_macros.h>
 #include <conveyor/dispatch_objects.h>
 #include <conveyor/dispatch_sync.h>
 #include <conveyor/dispatch_sources.h>
