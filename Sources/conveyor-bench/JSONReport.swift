@@ -1,8 +1,29 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import BenchCore
 
 /// The `--json` output: the table, the raw samples and the machine, for tools and history.
 enum JSONReport {
     static func render(_ report: Report) -> String {
+        // The Swift concurrency rows: a median per setup (as printed) and the ratio.
+        let concurrency = report.concurrency.map { row in
+            object([
+                ("name", string(row.name)), ("unit", string(row.unit)),
+                ("cells", "[" + row.cells.map(string).joined(separator: ", ") + "]"),
+                ("ratio", row.ratio.map(number) ?? "null"),
+            ], indent: nil)
+        }
         let rows = report.rows.map { row in
             object([
                 ("name", string(row.name)),
@@ -39,6 +60,7 @@ enum JSONReport {
             ("candidateLibrary", string(report.candidateLibrary)),
             ("ratioDefinition", string(Report.ratioDefinition)),
             ("rows", "[\n    " + rows.joined(separator: ",\n    ") + "\n  ]"),
+            ("concurrency", "[\n    " + concurrency.joined(separator: ",\n    ") + "\n  ]"),
         ], indent: 0) + "\n"
     }
 
