@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Runs a real package's test suite on Conveyor and on the toolchain's Dispatch: the polling
 # and async tests of Quick/Nimble 13.8.0 (toEventually, waitUntil, toNever, toAlways, their
 # `require` and async forms, AsyncTimerSequence, AsyncPromise). Nimble's polling drives the

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Runs a real package's test suite on Conveyor and on the toolchain's Dispatch:
 # swift-nio 2.101.3's NIOConcurrencyHelpersTests (NIO's locks and atomics, exercised with
 # DispatchQueue, DispatchGroup and DispatchSemaphore). Nothing of swift-nio is committed:

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Checks that Conveyor's C headers are its own text, not copies of libdispatch's.
 
 Every line of Sources/CConveyorDispatch/include longer than 40 characters (surrounding

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Usage: Scripts/c-api.sh [release|debug] (default release: the harness then also asserts
 # that dispatch_async_f allocates nothing).
 # Builds libConveyorDispatch and, with the toolchain's clang, the C API's test harness

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # The composition tester side by side: the same generated programs (same seeds) on
 # Conveyor and on the toolchain's Dispatch, release builds, one library after the other.
 #

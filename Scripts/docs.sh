@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Builds the documentation of the module users import, `Conveyor`, with the toolchain's
 # DocC, and fails on any warning (unresolved links, malformed comments, ...).
 #

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Generates the front module `Conveyor` and the drop-in declaration test from ConveyorCore's API.
 
 The front module re-exports ConveyorCore twice: as a whole (operators and extensions come
@@ -232,13 +245,22 @@ def uses(decls):
     return "\n".join(body) + "\n"
 
 
+def licence_header():
+    """The header every source file carries (Scripts/license-header.py), with a blank line after it."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("license_header", os.path.join(ROOT, "Scripts", "license-header.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SLASH + "\n"
+
+
 def main():
     check = "--check" in sys.argv
     # The digester lists `package` declarations too, marked internal (the C API's entry
     # points in Sources/ConveyorCore/CAPI are package-level so that they are exported to C):
     # they are not Conveyor's Swift API.
     decls = [d for d in dump_api(os.environ.get("FRONT_MODULE_SCRATCH", ".build")) if not d.get("isInternal")]
-    wanted = {EXPORTS: exports(decls), USES: uses(decls)}
+    wanted = {EXPORTS: licence_header() + exports(decls), USES: licence_header() + uses(decls)}
     stale = []
     for path, text in wanted.items():
         current = open(path).read() if os.path.exists(path) else None

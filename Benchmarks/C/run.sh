@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # The C API side by side: Benchmarks/C/capi-bench.c built against libdispatch (the
 # toolchain's headers and libdispatch.so) and against Conveyor (Sources/CConveyorDispatch
 # and libConveyorDispatch, release), each run in its own process, the two taking turns

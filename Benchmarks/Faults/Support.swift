@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // Shared helpers of the runtime-fault scenarios (issue 11). The scenarios are one source
 // compiled twice: against the toolchain's Dispatch (conveyor-faults-dispatch) and against
 // Conveyor (conveyor-faults-conveyor, built with the CONVEYOR define). A run of either

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The chapter's C listings (reference/dispatch-queues-chapter.txt, "Dispatch Queues"),
 // built against Conveyor's <dispatch/dispatch.h> by Scripts/c-api.sh.
 #include <dispatch/dispatch.h>

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // A C++ program on Conveyor's <dispatch/dispatch.h>: the chapter's group and apply
 // listings with C++ lambdas as the _f forms' functions and blocks side by side.
 #include <dispatch/dispatch.h>

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Checks that a stream of numbered tasks arrived complete and in order (FIFO), as a serial
 /// queue promises. Kept in state the queue itself protects (`Guarded`).
 public struct SequenceCheck: Sendable {

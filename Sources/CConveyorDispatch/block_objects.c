@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // dispatch_block_create and the calls on the blocks it makes (include/conveyor/dispatch_sync.h).
 //
 // The block returned is made by hand in the BlocksRuntime's layout, as libdispatch makes

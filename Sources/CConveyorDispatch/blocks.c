@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The block forms of the API, on top of the `_f` forms that Conveyor's Swift side
 // exports. A block that outlives the call is copied once (Block_copy) and released
 // (Block_release) right after it ran, exactly as libdispatch does; a block used only

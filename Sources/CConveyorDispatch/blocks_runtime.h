@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // What this target needs from the BlocksRuntime: the copy and release calls (<Block.h>
 // declares them, but the toolchain keeps that header beside its Swift modules, out of a C
 // compiler's search path) and the stack-block class, for the blocks made by hand in

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The block forms of dispatch_data_* and dispatch_io_* (libdispatch has no others), on
 // top of the Swift side's calls that take a context and a C function
 // (Sources/ConveyorCore/CAPI/CData.swift and CIO.swift). A block that outlives the call is

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // A child program for the main-queue tests: an `async` main. The concurrency runtime ends
 // its synchronous part by serving the main thread; with Conveyor that is Conveyor's loop
 // (installed through the runtime's hook), which runs main-queue blocks and MainActor jobs.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // Between Conveyor's `DispatchData` and the toolchain's, for code that hands data to a
 // library compiled against Dispatch (Foundation's `DataProtocol` and `Data(_:)` take the
 // toolchain's type). This module imports both libraries on purpose; it is a separate

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // A child program for the global-executor tests: installs Conveyor as Swift concurrency's
 // global executor before the first task, as a program would, then checks tasks, task
 // groups, sleeps, priorities, and tasks that block. Exits 0 when every check held; another

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // A child program for the main-queue tests: they need a process whose real main thread
 // serves the main queue (a test body never runs on the test process's main thread).
 // Usage: conveyor-main-queue-probe MODE (the modes are listed at the end of this file)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // A child program for the main-queue tests: Foundation's RunLoop owns the main thread.
 // RunLoop drains the toolchain's libdispatch main queue; Conveyor's main queue must run
 // there too, on the main thread. Usage: conveyor-runloop-probe MODE; exits 0 when it held.

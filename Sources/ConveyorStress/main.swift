@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // conveyor-stress: mixes Conveyor operations from many threads for a bounded time and
 // checks that every task ran exactly once, serial queues kept order and exclusion,
 // sources and groups kept their promises, and threads, fds and memory came back.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The composition tester: generates dispatch programs from seeds, runs each against the
 // library this copy was compiled with (Conveyor, or the toolchain's Dispatch: the same
 // source, built twice, as the benchmark's workloads are), and checks what every correct

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The C API's dispatch_data_* and dispatch_io_* (Tests/CAPI harness, run by
 // Scripts/c-api.sh). Prints one line per check and exits non-zero if any failed. The same
 // file builds against the toolchain's libdispatch (clang -fblocks -I

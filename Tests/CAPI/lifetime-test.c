@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // Lifetimes of C objects after their creator's last dispatch_release (issue 25, findings 2,
 // 3 and 7): as in libdispatch, an object lives while it still has work (a queue with
 // pending items, a group with members, a source whose cancel handler has not returned, an

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // Conveyor's <dispatch/dispatch.h> without blocks: compiled without -fblocks (with GCC
 // when it is installed), using the _f forms only; exits 0 when the work ran.
 #include <dispatch/dispatch.h>

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // CBenchSupport: what the benchmark harness needs from C, kept apart from the Conveyor
 // library. It counts allocation calls process-wide (this target defines `malloc` and its
 // siblings, so linking it into an executable interposes them for every library in the

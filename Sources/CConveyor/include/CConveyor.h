@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // CConveyor: thin, non-variadic wrappers for the Linux calls Swift cannot reach
 // directly (`syscall` is variadic; Glibc's module lacks the GNU-only entry points).
 // Every function returns -1 and leaves errno set on failure, like the call it wraps.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // CConveyorGlobalExecutor: the Swift concurrency runtime's global-executor hooks
 // (exported variables of libswift_Concurrency), set on request so that tasks without an
 // executor preference, `Task.sleep` and `Task.yield` run on Conveyor's pool and timers.

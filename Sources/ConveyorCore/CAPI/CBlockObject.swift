@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The objects behind dispatch_block_create: a `DispatchWorkItem` per created block. The C
 // target (`block_objects.c`) makes a heap block whose invoke performs the item and whose
 // copy and dispose helpers retain and release it; these are the calls it makes, with the

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // Submitting C functions to queues: dispatch_async_f and its kin. The block forms are in
 // the C target (`CConveyorDispatch`): they copy the block once and call these with a
 // trampoline that runs it and then releases it.

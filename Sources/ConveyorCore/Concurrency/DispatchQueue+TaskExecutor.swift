@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Every dispatch queue can be a task's preferred executor: `Task(executorPreference:)`,
 /// `withTaskExecutorPreference(_:operation:)` and `addTask(executorPreference:)` then run
 /// the task's code that is not isolated to an actor on the queue (in parallel with other

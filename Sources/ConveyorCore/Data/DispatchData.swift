@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// An immutable run of bytes made of discontiguous memory regions, as the chapter's
 /// dispatch data objects are: appending and slicing share the regions (by reference,
 /// never by copying bytes), and each region's deallocator runs once, when no value

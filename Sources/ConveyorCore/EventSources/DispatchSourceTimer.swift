@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A source that fires at a deadline and, optionally, at a fixed interval after it. Its
 /// `data` is the number of fires since the handler last ran (more than 1 when it was
 /// suspended or late). Until `schedule` is called it never fires.

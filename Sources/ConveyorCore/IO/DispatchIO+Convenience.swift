@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 extension DispatchIO {
     /// Reads up to `maxLength` bytes from `fromFileDescriptor` and calls `handler` once
     /// with all of them and the error (0 at the end of the file). A pipe or socket

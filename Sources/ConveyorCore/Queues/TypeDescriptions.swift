@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // How Conveyor's types print: as the toolchain's Dispatch prints its own (`print(queue)`
 // gives `Dispatch.DispatchQueue` there), under the name of the module users import,
 // `Conveyor`, never that of the module the declarations live in (issue 26).

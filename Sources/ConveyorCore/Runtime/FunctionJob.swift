@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A C function and its context, submitted with `dispatch_async_f` and its kin (the C
 /// API in `CAPI/`), with the group it belongs to, if any. It is the runtime's unit of
 /// work in its plainest form: no closure context, so a recycled job is the only memory a

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A point in time on the system's monotonic clock (`CLOCK_MONOTONIC`: nanoseconds since
 /// boot, not counting suspend, never set back): the deadline type for `asyncAfter`,
 /// semaphore, group and work-item waits, and timer sources.

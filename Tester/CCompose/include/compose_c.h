@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The composition tester's C API calls (Tester/Compose/COps.swift): one source,
 // compiled twice, against Conveyor's <dispatch/dispatch.h> (CComposeConveyor) and against
 // the toolchain's libdispatch headers (CComposeDispatch). Objects are passed as `void *`

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* Conveyor's C API, an addendum to part 1: the declaration macros that code written
  * against libdispatch's headers expects to find after including <dispatch/dispatch.h>
  * (its <dispatch/private.h>, for one, declares everything with them). Conveyor's own

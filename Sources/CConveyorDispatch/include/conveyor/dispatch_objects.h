@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* Conveyor's C API, part 2 of 5: what every object does (reference counts,
  * context and finalizer, suspension, target queue) and the queues.
  * Written for Conveyor; include <dispatch/dispatch.h> rather than this file. */

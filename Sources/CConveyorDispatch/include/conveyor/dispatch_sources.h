@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* Conveyor's C API, part 4 of 5: sources (timers, signals, descriptors,
  * processes, files, memory pressure and application-defined events), and the
  * type-generic wait/notify/cancel calls.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* Conveyor's C API, part 3 of 5: groups, semaphores, one-time initialisation
  * and block objects (work items made from blocks).
  * Written for Conveyor; include <dispatch/dispatch.h> rather than this file. */

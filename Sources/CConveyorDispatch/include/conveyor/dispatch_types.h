@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* Conveyor's C API, part 1 of 5: compiler glue, the object handles and time.
  * Written for Conveyor; include <dispatch/dispatch.h> rather than this file. */
 #ifndef CONVEYOR_DISPATCH_TYPES_H

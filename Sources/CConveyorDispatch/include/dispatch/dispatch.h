@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* <dispatch/dispatch.h> for Conveyor: the portable libdispatch C API, served by
  * libConveyorDispatch. Build with `-I Sources/CConveyorDispatch/include
  * -lConveyorDispatch` (and -fblocks -lBlocksRuntime for the block forms).

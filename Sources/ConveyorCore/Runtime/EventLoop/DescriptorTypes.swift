@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Readiness bits of `epoll` (`EPOLLIN`, `EPOLLOUT`, …) as an option set, used both for
 /// what a registration asks for and for what its handler is told.
 struct EpollEvents: OptionSet, Hashable, Sendable {

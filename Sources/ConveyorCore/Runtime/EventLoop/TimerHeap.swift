@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The pending timers of one clock: slots for their state plus two intrusive binary
 /// min-heaps over the same slots, one ordered by deadline (earliest allowed fire time)
 /// and one by latest (deadline + leeway, the end of the timer's window).
