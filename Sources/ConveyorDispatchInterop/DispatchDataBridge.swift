@@ -40,10 +40,11 @@ extension ConveyorCore.DispatchData {
     /// bytes; this way copies them once, because libdispatch's Swift API lends a region's
     /// bytes only for the length of a closure.)
     public init(_ data: Dispatch.DispatchData) {
-        guard data.count > 0, let buffer = malloc(data.count) else {
+        guard data.count > 0 else {
             self = .empty
             return
         }
+        guard let buffer = malloc(data.count) else { fatalError("Conveyor: out of memory copying \(data.count) bytes of DispatchData") }
         data.enumerateBytes { bytes, offset, _ in
             if let base = bytes.baseAddress { memcpy(buffer + offset, base, bytes.count) }
         }

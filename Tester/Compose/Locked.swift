@@ -17,19 +17,25 @@ import Glibc
 /// the standard library's futex-based lock (it is not instrumented) and would report every
 /// access under it as a race, while it intercepts pthread mutexes.
 final class Locked<Value>: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+    /// Allocated apart: a stored property's address is not guaranteed stable across calls.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
     init(_ value: Value) {
         self.value = value
-        pthread_mutex_init(&mutex, nil)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
     }
 
-    deinit { pthread_mutex_destroy(&mutex) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
 }

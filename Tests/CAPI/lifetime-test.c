@@ -291,6 +291,29 @@ static void retarget_active_queue(void) {
     dispatch_release(target);
 }
 
+// The finalizer of a queue released while a retarget is still pending runs on the new
+// target: libdispatch reads the target at disposal, not at the last release.
+static atomic_int finalized_on_new_target;
+static void finalizer_on_target(void *context) {
+    (void)context;
+    if (dispatch_get_specific(&key) == magic) atomic_store(&finalized_on_new_target, 1);
+    dispatch_semaphore_signal(finished);
+}
+static void released_while_retarget_pending(void) {
+    finished = dispatch_semaphore_create(0);
+    dispatch_queue_t target = dispatch_queue_create("lifetime.final-target", NULL);
+    dispatch_queue_set_specific(target, &key, magic, NULL);
+    dispatch_queue_t queue = dispatch_queue_create("lifetime.retargeted-then-released", NULL);
+    dispatch_set_context(queue, magic);
+    dispatch_set_finalizer_f(queue, finalizer_on_target);
+    dispatch_async_f(queue, NULL, before_item);   // keeps the retarget pending for 2 ms
+    dispatch_set_target_queue(queue, target);
+    dispatch_release(queue);
+    CHECK(dispatch_semaphore_wait(finished, in_seconds(10)) == 0, "the finalizer of a queue released with a retarget pending runs");
+    CHECK(atomic_load(&finalized_on_new_target), "... on the new target, as libdispatch's disposal reads it");
+    dispatch_release(target);
+}
+
 // MARK: driver
 
 static int run(const char *name, void (*scenario)(void)) {
@@ -319,6 +342,7 @@ int main(void) {
     failed += run("channel_outlives_release", channel_outlives_release);
     failed += run("labels_live_with_their_queue", labels_live_with_their_queue);
     failed += run("retarget_active_queue", retarget_active_queue);
+    failed += run("released_while_retarget_pending", released_while_retarget_pending);
     printf("%s: %d scenario(s) failed\n", failed ? "FAIL" : "ok", failed);
     return failed ? 1 : 0;
 }

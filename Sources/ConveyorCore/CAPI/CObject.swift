@@ -19,8 +19,11 @@ import Synchronization
 // The C API's object model (dispatch_retain/release, context, finalizer).
 //
 // A C handle (`dispatch_queue_t`, `dispatch_group_t`, …) is the address of a `CObject`,
-// passed with `Unmanaged`: its Swift reference count is the C reference count. The box
-// holds the Conveyor object strongly plus the context and finalizer the C API attaches.
+// passed with `Unmanaged`. The C reference count is counted apart (`references`): the
+// program's references hold the object (`owner`) until the last `dispatch_release`; the
+// object holds its box (`DispatchObject.cCompanion`) until it ends, which its own work
+// decides, and the box's finalizer runs then. The box carries the context and finalizer
+// the C API attaches.
 // Some handles are not boxes, or not freed: the main queue and the empty data, whose
 // handles are the addresses of C data symbols (`cnv__dispatch_main_q`, so that
 // `dispatch_get_main_queue()` stays a constant expression as in libdispatch's headers, and
@@ -96,7 +99,8 @@ final class CObject: @unchecked Sendable {
     /// The queue's label as a C string, made on first request and freed with the box,
     /// that is with the queue (`dispatch_queue_get_label`).
     private let labelCopy = Atomic<UnsafeMutablePointer<CChar>?>(nil)
-    /// Where the finalizer goes: the target when the last C reference went.
+    /// Where the finalizer goes: the target when the last C reference went, updated at a
+    /// queue's disposal (`objectEnded`).
     private var finalizerTarget: DispatchQueue?
     /// A queue made by `dispatch_queue_create` (not inactive, no target given): its
     /// target may change while it is active, as libdispatch allows for such queues. Set
@@ -176,10 +180,19 @@ final class CObject: @unchecked Sendable {
         owner = nil   // may end the object now, and this box with it (the caller holds the box)
     }
 
+    /// A queue's disposal: its finalizer, if the last C reference went (`finalizerTarget`
+    /// set then), runs on the target the queue has at this moment, which a retarget
+    /// pending at that release may have changed. Called from the queue's `deinit`, which
+    /// happens after the last release (the reference count's release and acquire order
+    /// the two writes).
+    func objectEnded(target: DispatchQueue?) {
+        if finalizerTarget != nil, let target { finalizerTarget = target }
+    }
+
     /// The label of `queue` as a C string that lives as long as this box.
     func labelCString(_ queue: DispatchQueue) -> UnsafePointer<CChar> {
         if let copy = labelCopy.load(ordering: .acquiring) { return UnsafePointer(copy) }
-        let made = strdup(queue.label)!
+        guard let made = strdup(queue.label) else { fatalError("Conveyor: out of memory copying the label of queue '\(queue.label)'") }
         // Pairs with the acquiring load above: a racing caller either sees the copy whole
         // or loses the swap and frees its own.
         let (done, seen) = labelCopy.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)

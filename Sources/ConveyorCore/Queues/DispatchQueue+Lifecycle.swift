@@ -74,7 +74,10 @@ extension DispatchQueue {
     /// the caller releases or keeps. Written only while the queue is inactive or held
     /// alone (`RetargetJob`); the stores release what the readers' acquiring loads see.
     final func setTargetWord(_ target: DispatchQueue) -> Unmanaged<DispatchQueue>? {
-        rootTargeted.store(target.kind == .root, ordering: .releasing)
+        // Relaxed: the readers that hold the queue order it by their acquiring claim of the
+        // queue's state, which the release of the queue after this (the inactive queue's
+        // activation, or the end of `RetargetJob`'s barrier) publishes.
+        rootTargeted.store(target.kind == .root, ordering: .relaxed)
         let old = targetWord.exchange(UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), ordering: .acquiringAndReleasing)
         return UnsafeRawPointer(bitPattern: old).map { Unmanaged<DispatchQueue>.fromOpaque($0) }
     }

@@ -165,6 +165,14 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
             preconditionFailure("Conveyor: release of a suspended queue '\(label)' (resume it before its last reference goes)")
         }
         items.removeAll()
+        // The C finalizer runs on the target the queue has now, at its disposal, as
+        // libdispatch reads the target then: a retarget may still have been pending at
+        // the last `dispatch_release` (`CObject.objectEnded`). The acquiring loads here
+        // pair with the releasing store of the companion (`CObject.companion(of:)`) and the
+        // exchange of the target (`setTargetWord`).
+        if let companion = cCompanion.load(ordering: .acquiring) {
+            Unmanaged<CObject>.fromOpaque(companion).takeUnretainedValue().objectEnded(target: targetQueue)
+        }
         if let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) {
             Unmanaged<DispatchQueue>.fromOpaque(target).release()
         }

@@ -400,6 +400,10 @@ final class WorkerPool: @unchecked Sendable {
         if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
             inject(Job.takeRetained(raw))
         }
+        // Nor wait for a thief: the ring may hold work made runnable just before (a notify
+        // from the held leaves given before retiring), which a busy pool would only find
+        // when some worker next searches. As `exitPolite` does, it goes to the shared queue.
+        while let job = worker.local.pop() { inject(job) }
         return sleep(worker, retiring: true)
     }
 
