@@ -79,14 +79,18 @@ extension Runner {
                 preconditionFailure("q\(q) was made as a DispatchSerialQueue (Runner.makeQueues)")
             }
             let actor = QueueActor(queue: serialQueue, runner: self, index: q)
+            // Each call once: a job the executor ran twice would otherwise cancel out
+            // against one it lost in the count of outstanding blocks.
+            let onces = (0..<calls).map { _ in Once("actor method") }
             Task.detached {
-                for _ in 0..<calls { await actor.call(body) }
+                for once in onces { await actor.call(body, once: once) }
             }
             #else
             // The toolchain's Dispatch has no queue executors on Linux: plain blocks stand in.
             for _ in 0..<calls {
+                let order = submitter.order(q, in: program)
                 queues[q].async { [self] in
-                    runBlock(q, barrier: false, what: "actor method (a block on Dispatch)", order: nil) { perform(body, from: $0) }
+                    runBlock(q, barrier: false, what: "actor method (a block on Dispatch)", order: order) { perform(body, from: $0) }
                 }
             }
             #endif
@@ -254,7 +258,8 @@ actor QueueActor {
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { queue.asUnownedSerialExecutor() }
 
-    func call(_ body: [Program.Op]) {
+    func call(_ body: [Program.Op], once: Once) {
+        once.run(runner.checker)
         runner.runBlock(index, barrier: false, what: "actor method", order: nil) { runner.perform(body, from: $0) }
     }
 }
