@@ -22,7 +22,7 @@
 # declarations live in ConveyorCore (the front module only re-exports them), so the
 # plugin's page for Conveyor is empty and ConveyorCore's pages carry the wrong name. Here
 # ConveyorCore's symbol graph is extracted and given the name users import, then DocC
-# builds it with the catalog Sources/Conveyor/Conveyor.docc (landing page and articles).
+# builds it with the catalog Documentation/Conveyor.docc (landing page and articles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -51,7 +51,7 @@ for name in os.listdir(directory):
     json.dump(graph, open(os.path.join(directory, name.replace("ConveyorCore", "Conveyor", 1)), "w"))
 PY
 
-docc convert Sources/Conveyor/Conveyor.docc --additional-symbol-graph-dir "$graphs" \
+docc convert Documentation/Conveyor.docc --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name Conveyor --fallback-bundle-identifier conveyor.Conveyor \
     --output-dir "$output" --warnings-as-errors --transform-for-static-hosting
 pages=$(find "$output/data/documentation/conveyor" -name '*.json' | wc -l)
