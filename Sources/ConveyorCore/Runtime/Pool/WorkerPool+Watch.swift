@@ -91,13 +91,7 @@ extension WorkerPool {
     /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
     /// is needed (`wakeOrStartWorker`). Called on the worker's own thread.
     func exitPolite(_ worker: Worker, handingBack job: Job) {
-        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-            let held = Job.takeRetained(raw)
-            _ = pushInjected(held)
-        }
-        while let queued = worker.local.pop() {
-            _ = pushInjected(queued)
-        }
+        _ = handOffLocalWork(of: worker)
         _ = pushInjected(job)
         // From here on this thread is not `worker`: once the lock is released, a new
         // thread may take the slot and reset its owner-thread state.

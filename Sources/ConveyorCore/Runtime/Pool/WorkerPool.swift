@@ -396,14 +396,10 @@ final class WorkerPool: @unchecked Sendable {
     /// Parks a worker that is surplus (more runnable workers than wanted). Returns false
     /// when the thread should exit.
     func retire(_ worker: Worker) -> Bool {
-        // Nobody may steal the LIFO slot: hand its job to the pool before sleeping.
-        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-            inject(Job.takeRetained(raw))
-        }
-        // Nor wait for a thief: the ring may hold work made runnable just before (a notify
-        // from the held leaves given before retiring), which a busy pool would only find
-        // when some worker next searches. As `exitPolite` does, it goes to the shared queue.
-        while let job = worker.local.pop() { inject(job) }
+        // The ring too, not only the LIFO slot: it may hold work made runnable just before
+        // (a notify from the held leaves given before retiring), which a busy pool would
+        // only find when some worker next searched.
+        if handOffLocalWork(of: worker) { notifyWorkAvailable() }
         return sleep(worker, retiring: true)
     }
 
@@ -485,41 +481,4 @@ final class WorkerPool: @unchecked Sendable {
         worker.isSearching = true
         return true
     }
-
-    // MARK: blocking
-
-    /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
-    /// counting as runnable, gives its queued jobs to the others, and another worker is
-    /// woken or started at once if work is waiting. Returns the worker to pass to `didUnblock`.
-    func willBlock() -> Worker? {
-        guard let worker = Worker.current, !worker.isBlocked else { return nil }
-        worker.isBlocked = true
-        worker.inConveyorWait.store(true, ordering: .relaxed)
-        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-            let job = Job.takeRetained(raw)
-            _ = pushInjected(job)
-        }
-        while let job = worker.local.pop() {
-            _ = pushInjected(job)
-        }
-        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-        if hasVisibleWork() { notifyWorkAvailable() }
-        return worker
-    }
-
-    /// The worker returned from a wait that `willBlock` announced.
-    func didUnblock(_ worker: Worker?) {
-        guard let worker else { return }
-        worker.isBlocked = false
-        worker.inConveyorWait.store(false, ordering: .relaxed)
-        running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    }
-}
-
-/// Runs `body`, telling the pool that the calling thread is blocked meanwhile.
-@inline(__always)
-func withBlockingHint<R>(_ body: () throws -> R) rethrows -> R {
-    let worker = WorkerPool.shared.willBlock()
-    defer { WorkerPool.shared.didUnblock(worker) }
-    return try body()
 }
