@@ -59,15 +59,22 @@ extension DispatchQueue {
         guard QueueState(raw: state.load(ordering: .acquiring)).isInactive else {
             preconditionFailure("Conveyor: setTarget(queue:) called on active queue '\(label)'; create it with .initiallyInactive and set the target before activate()")
         }
+        let target = resolvedTarget(newTarget, caller: "setTarget(queue:)")
+        setTargetWord(target)?.release()
+    }
+
+    /// `newTarget`, or the root queue of this queue's band for nil; traps when this queue
+    /// is on its chain (`caller` names the call in the message).
+    private func resolvedTarget(_ newTarget: DispatchQueue?, caller: String) -> DispatchQueue {
         let target = newTarget ?? DispatchQueue.root(for: band)
         var level: DispatchQueue? = target
         while let current = level {
             if current === self {
-                preconditionFailure("Conveyor: setTarget(queue:) would make queue '\(label)' target itself")
+                preconditionFailure("Conveyor: \(caller) would make queue '\(label)' target itself")
             }
             level = current.targetQueue
         }
-        setTargetWord(target)?.release()
+        return target
     }
 
     /// Installs `target` (retained) and returns the previous target's reference, which
@@ -92,14 +99,7 @@ extension DispatchQueue {
         if kind == .root || kind == .main {
             preconditionFailure("Conveyor: the target of queue '\(label)' cannot be changed")
         }
-        let target = newTarget ?? DispatchQueue.root(for: band)
-        var level: DispatchQueue? = target
-        while let current = level {
-            if current === self {
-                preconditionFailure("Conveyor: dispatch_set_target_queue would make queue '\(label)' target itself")
-            }
-            level = current.targetQueue
-        }
+        let target = resolvedTarget(newTarget, caller: "dispatch_set_target_queue")
         enqueue(RetargetJob(queue: self, target: target, retire: retire))
     }
 
