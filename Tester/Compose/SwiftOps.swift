@@ -204,18 +204,9 @@ extension Runner {
         let source = DispatchSource.makeTimerSource(queue: queues[q])
         let state = SourceState(ticks: ticks, source: source)
         let start = DispatchTime.now() + .microseconds(microseconds)
-        checker.expect()
-        source.setEventHandler { [self] in
+        watch(source, on: q, named: "timer", state: state) { [self] in
             if DispatchTime.now() < start { checker.fail("a timer on q\(q) fired before its deadline") }
-            checker.enter(q, barrier: false, what: "timer event", order: nil)
-            if state.event(checker, what: "timer on q\(q)") { state.cancel() }
-            checker.leave(q, barrier: false)
-        }
-        source.setCancelHandler { [self] in
-            checker.enter(q, barrier: false, what: "timer cancel handler", order: nil)
-            state.cancelled(checker, what: "timer on q\(q)")
-            checker.leave(q, barrier: false)
-            checker.done()
+            return 1
         }
         source.schedule(deadline: start, repeating: .microseconds(microseconds), leeway: .microseconds(microseconds / 4))
         source.activate()
@@ -223,22 +214,33 @@ extension Runner {
 
     private func dataSource(_ q: Int, merges: Int) {
         let source = DispatchSource.makeUserDataAddSource(queue: queues[q])
-        let total = merges * (merges + 1) / 2
-        let state = SourceState(ticks: total, source: source)
+        let state = SourceState(ticks: merges * (merges + 1) / 2, source: source)
+        watch(source, on: q, named: "data source", state: state) { Int(source.data) }
+        source.activate()
+        for value in 1...merges { source.add(data: UInt(value)) }
+    }
+
+    /// Sets `source`'s handlers as blocks of `q` for the checker: each event adds what
+    /// `amount` returns to `state` and cancels the source once the expected total arrived;
+    /// the cancel handler, expected once, checks that total.
+    private func watch(_ source: any DispatchSourceProtocol, on q: Int, named name: String, state: SourceState,
+                       amount: @escaping () -> Int) {
+        // The toolchain's source types are not Sendable; the handlers run one at a time.
+        final class Amount: @unchecked Sendable { let read: () -> Int; init(_ read: @escaping () -> Int) { self.read = read } }
+        let amount = Amount(amount)
         checker.expect()
         source.setEventHandler { [self] in
-            checker.enter(q, barrier: false, what: "data source event", order: nil)
-            if state.add(Int(source.data), checker, what: "data source on q\(q)") { state.cancel() }
+            let added = amount.read()
+            checker.enter(q, barrier: false, what: "\(name) event", order: nil)
+            if state.add(added, checker, what: "\(name) on q\(q)") { state.cancel() }
             checker.leave(q, barrier: false)
         }
         source.setCancelHandler { [self] in
-            checker.enter(q, barrier: false, what: "data source cancel handler", order: nil)
-            state.cancelled(checker, what: "data source on q\(q)")
+            checker.enter(q, barrier: false, what: "\(name) cancel handler", order: nil)
+            state.cancelled(checker, what: "\(name) on q\(q)")
             checker.leave(q, barrier: false)
             checker.done()
         }
-        source.activate()
-        for value in 1...merges { source.add(data: UInt(value)) }
     }
 }
 
@@ -296,9 +298,6 @@ final class SourceState: @unchecked Sendable {
         self.target = target
         state = Locked(State(source: source))
     }
-
-    /// Counts an event; true when the source should now be cancelled.
-    func event(_ checker: Checker, what: String) -> Bool { add(1, checker, what: what) }
 
     func add(_ amount: Int, _ checker: Checker, what: String) -> Bool {
         state.withLock { state in

@@ -276,10 +276,16 @@ static void after_item(void *unused) {
     if (dispatch_get_specific(&key) == magic) atomic_store(&on_new_target, 1);
     dispatch_semaphore_signal(finished);
 }
+// A serial queue whose blocks see `magic` under `key`: where a block ran.
+static dispatch_queue_t marked_queue(const char *label) {
+    dispatch_queue_t queue = dispatch_queue_create(label, NULL);
+    dispatch_queue_set_specific(queue, &key, magic, NULL);
+    return queue;
+}
+
 static void retarget_active_queue(void) {
     finished = dispatch_semaphore_create(0);
-    dispatch_queue_t target = dispatch_queue_create("lifetime.new-target", NULL);
-    dispatch_queue_set_specific(target, &key, magic, NULL);
+    dispatch_queue_t target = marked_queue("lifetime.new-target");
     dispatch_queue_t queue = dispatch_queue_create("lifetime.retargeted", NULL);
     dispatch_async_f(queue, NULL, before_item);
     dispatch_set_target_queue(queue, target);
@@ -301,8 +307,7 @@ static void finalizer_on_target(void *context) {
 }
 static void released_while_retarget_pending(void) {
     finished = dispatch_semaphore_create(0);
-    dispatch_queue_t target = dispatch_queue_create("lifetime.final-target", NULL);
-    dispatch_queue_set_specific(target, &key, magic, NULL);
+    dispatch_queue_t target = marked_queue("lifetime.final-target");
     dispatch_queue_t queue = dispatch_queue_create("lifetime.retargeted-then-released", NULL);
     dispatch_set_context(queue, magic);
     dispatch_set_finalizer_f(queue, finalizer_on_target);
