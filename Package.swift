@@ -23,6 +23,10 @@ let package = Package(
         // The C API for C and C++ programs: `-I Sources/CConveyorDispatch/include` and
         // `-lConveyorDispatch` (README "C and C++").
         .library(name: "ConveyorDispatch", type: .dynamic, targets: ["CConveyorDispatch"]),
+        // Conveyor as the process's libdispatch: `LD_PRELOAD=libConveyorDropIn.so program`,
+        // or `conveyor-run program` (README "Running any program on Conveyor").
+        .library(name: "ConveyorDropIn", type: .dynamic, targets: ["CConveyorDropIn"]),
+        .executable(name: "conveyor-run", targets: ["conveyor-run"]),
         .executable(name: "conveyor-bench", targets: ["conveyor-bench"]),
         .executable(name: "conveyor-examples", targets: ["conveyor-examples"]),
         .executable(name: "conveyor-stress", targets: ["conveyor-stress"]),
@@ -48,6 +52,17 @@ let package = Package(
             cSettings: [.unsafeFlags(["-fblocks"])],
             linkerSettings: [.linkedLibrary("BlocksRuntime")]
         ),
+        // The drop-in library: the C API's implementation under libdispatch's own names too
+        // (exports.ld, a linker script of aliases that Scripts/drop-in-exports.py writes),
+        // and stubs that stop with a message for the entry points Conveyor does not provide.
+        .target(
+            name: "CConveyorDropIn",
+            dependencies: ["CConveyorDispatch"],
+            exclude: ["exports.ld"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", Context.packageDirectory + "/Sources/CConveyorDropIn/exports.ld"])]
+        ),
+        // The launcher: `conveyor-run program args…` runs a program on the drop-in library.
+        .executableTarget(name: "conveyor-run", path: "Sources/ConveyorRun"),
         // Swift concurrency's global-executor hooks, set on request
         // (`ConveyorConcurrency.installGlobalExecutor()`).
         .target(name: "CConveyorGlobalExecutor"),

@@ -201,6 +201,7 @@ static uint64_t clock_ns(clockid_t id) {
 
 uint64_t cnv_monotonic_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 uint64_t cnv_realtime_ns(void) { return clock_ns(CLOCK_REALTIME); }
+uint64_t cnv_boottime_ns(void) { return clock_ns(CLOCK_BOOTTIME); }
 uint64_t cnv_process_cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
 
 int cnv_eventfd(unsigned int initial, int nonblocking) {

@@ -36,12 +36,18 @@ char cnv_thread_run_state(int32_t tid) {
 }
 
 static volatile int cnv_forked_child_flag = 0;
+static volatile int cnv_fork_guard_armed_flag = 0;
 static pthread_once_t cnv_fork_guard_once = PTHREAD_ONCE_INIT;
 
 static void cnv_fork_child_handler(void) { cnv_forked_child_flag = 1; }
-static void cnv_fork_guard_install(void) { pthread_atfork(NULL, NULL, cnv_fork_child_handler); }
+static void cnv_fork_guard_install(void) {
+    pthread_atfork(NULL, NULL, cnv_fork_child_handler);
+    cnv_fork_guard_armed_flag = 1;
+}
 
 void cnv_fork_guard_arm(void) { pthread_once(&cnv_fork_guard_once, cnv_fork_guard_install); }
+
+int cnv_fork_guard_armed(void) { return cnv_fork_guard_armed_flag; }
 
 int cnv_is_forked_child(void) { return cnv_forked_child_flag; }
 

@@ -22,9 +22,13 @@
 #include <stdlib.h>
 #include "blocks_runtime.h"
 
-// The destructor constants: blocks compared by address, never run.
+// The destructor constants: blocks compared by address, never run. The third is
+// libdispatch's private DISPATCH_DATA_DESTRUCTOR_NONE (the buffer is used in place and
+// outlives the object), exported for programs built against libdispatch's headers: as
+// a custom destructor that does nothing it behaves exactly so.
 const dispatch_block_t _dispatch_data_destructor_free = ^{};
 const dispatch_block_t _dispatch_data_destructor_munmap = ^{};
+const dispatch_block_t cnv__dispatch_data_destructor_none = ^{};
 
 enum { DESTROY_COPY = 0, DESTROY_FREE = 1, DESTROY_UNMAP = 2, DESTROY_BLOCK = 3 };   // CDataDestructor
 
@@ -143,4 +147,87 @@ void dispatch_io_write(dispatch_io_t channel, off_t offset, dispatch_data_t data
 
 void dispatch_io_barrier(dispatch_io_t channel, dispatch_block_t barrier) {
     cnv_capi_io_barrier(channel, Block_copy(barrier), run_and_release);
+}
+
+// MARK: libdispatch's function forms (its private headers; exported for programs and
+// libraries built against them, which run on the drop-in library)
+
+struct function_destructor { dispatch_function_t function; const void *buffer; };
+
+static void run_function_destructor(void *record) {
+    struct function_destructor *destructor = record;
+    destructor->function((void *)destructor->buffer);
+    free(destructor);
+}
+
+// The destructor is called with the buffer; the constants above are accepted too.
+dispatch_data_t cnv_dispatch_data_create_f(const void *buffer, size_t size, dispatch_queue_t queue,
+                                           dispatch_function_t destructor) {
+    dispatch_block_t constant = (dispatch_block_t)(void *)destructor;
+    if (destructor == NULL || constant == DISPATCH_DATA_DESTRUCTOR_FREE || constant == DISPATCH_DATA_DESTRUCTOR_MUNMAP ||
+        constant == cnv__dispatch_data_destructor_none)
+        return dispatch_data_create(buffer, size, queue, constant);
+    struct function_destructor *record = malloc(sizeof *record);
+    if (!record) abort();
+    record->function = destructor;
+    record->buffer = buffer;
+    return cnv_capi_data_create(buffer, size, queue, DESTROY_BLOCK, record, run_function_destructor);
+}
+
+// A buffer of `size` bytes owned by the new object, returned through `buffer`.
+dispatch_data_t cnv_dispatch_data_create_alloc(size_t size, void **buffer) {
+    void *bytes = size ? malloc(size) : NULL;
+    if (size && !bytes) abort();
+    if (buffer) *buffer = bytes;
+    return cnv_capi_data_create(bytes, size, NULL, DESTROY_FREE, NULL, NULL);
+}
+
+bool cnv_dispatch_data_apply_f(dispatch_data_t data, void *context,
+                               bool (*applier)(void *, dispatch_data_t, size_t, const void *, size_t)) {
+    return cnv_capi_data_apply(data, context, applier);
+}
+
+void cnv_dispatch_read_f(dispatch_fd_t fd, size_t length, dispatch_queue_t queue, void *context,
+                         void (*handler)(void *, dispatch_data_t, int)) {
+    cnv_capi_read(fd, length, queue, context, handler);
+}
+
+void cnv_dispatch_write_f(dispatch_fd_t fd, dispatch_data_t data, dispatch_queue_t queue, void *context,
+                          void (*handler)(void *, dispatch_data_t, int)) {
+    cnv_capi_write(fd, data, queue, context, handler);
+}
+
+#define CLEANUP_F(context, function) (context), (function) ? (function) : ignore_cleanup
+
+dispatch_io_t cnv_dispatch_io_create_f(dispatch_io_type_t type, dispatch_fd_t fd, dispatch_queue_t queue,
+                                       void *context, void (*cleanup)(void *, int)) {
+    if (type != DISPATCH_IO_STREAM && type != DISPATCH_IO_RANDOM) return NULL;
+    return cnv_capi_io_create(type, fd, queue, CLEANUP_F(context, cleanup));
+}
+
+dispatch_io_t cnv_dispatch_io_create_with_path_f(dispatch_io_type_t type, const char *path, int oflag, mode_t mode,
+                                                 dispatch_queue_t queue, void *context, void (*cleanup)(void *, int)) {
+    if (type != DISPATCH_IO_STREAM && type != DISPATCH_IO_RANDOM) return NULL;
+    if (!path || path[0] != '/') return NULL;
+    return cnv_capi_io_create_with_path(type, path, oflag, mode, queue, CLEANUP_F(context, cleanup));
+}
+
+dispatch_io_t cnv_dispatch_io_create_with_io_f(dispatch_io_type_t type, dispatch_io_t io, dispatch_queue_t queue,
+                                               void *context, void (*cleanup)(void *, int)) {
+    if (type != DISPATCH_IO_STREAM && type != DISPATCH_IO_RANDOM) return NULL;
+    return cnv_capi_io_create_with_io(type, io, queue, CLEANUP_F(context, cleanup));
+}
+
+void cnv_dispatch_io_read_f(dispatch_io_t channel, off_t offset, size_t length, dispatch_queue_t queue,
+                            void *context, void (*handler)(void *, bool, dispatch_data_t, int)) {
+    cnv_capi_io_read(channel, offset, length, queue, context, handler);
+}
+
+void cnv_dispatch_io_write_f(dispatch_io_t channel, off_t offset, dispatch_data_t data, dispatch_queue_t queue,
+                             void *context, void (*handler)(void *, bool, dispatch_data_t, int)) {
+    cnv_capi_io_write(channel, offset, data, queue, context, handler);
+}
+
+void cnv_dispatch_io_barrier_f(dispatch_io_t channel, void *context, dispatch_function_t barrier) {
+    cnv_capi_io_barrier(channel, context, barrier);
 }

@@ -95,12 +95,29 @@ static int install_hook(const char *name, void *value) {
     return __atomic_compare_exchange_n(slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/// Whether `symbol` is defined by the same loaded object as this file's code.
+static int defined_here(void *symbol) {
+    Dl_info here, there;
+    if (!dladdr((void *)cnv_main_executor_hooks_installed, &here) || !dladdr(symbol, &there)) return 0;
+    return here.dli_fbase == there.dli_fbase;
+}
+
 __attribute__((constructor))
 static void cnv_main_thread_bridge_init(void) {
     main_queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
     async_f = (async_f_t)dlsym(RTLD_DEFAULT, "dispatch_async_f");
     main_handle = (handle_4cf_t)dlsym(RTLD_DEFAULT, "_dispatch_get_main_queue_handle_4CF");
     main_callback = (callback_4cf_t)dlsym(RTLD_DEFAULT, "_dispatch_main_queue_callback_4CF");
+    // In the drop-in library (Sources/CConveyorDropIn) these names are Conveyor's own main
+    // queue: there is no other main queue to bridge to, and forwarding to itself would
+    // loop. (A program that links Conveyor's Swift module and runs under the drop-in
+    // library finds the drop-in's names here, from another object, and bridges to them.)
+    if (main_queue && defined_here(main_queue)) {
+        main_queue = NULL;
+        async_f = NULL;
+        main_handle = NULL;
+        main_callback = NULL;
+    }
 
     if (!cnv_main_executor_enqueue || !cnv_main_thread_serve_forever) return;
     // Both or neither: MainActor jobs on Conveyor's main queue need Conveyor's loop to

@@ -29,7 +29,10 @@ import Conveyor
 let libraryName = "Conveyor"
 #else
 import Dispatch
-let libraryName = "Dispatch"
+import Glibc
+// The same binary runs under Conveyor's drop-in library (Scripts/drop-in.sh), which
+// defines this marker.
+let libraryName = dlsym(nil, "conveyor_drop_in") == nil ? "Dispatch" : "Dispatch under Conveyor's drop-in library"
 #endif
 import Glibc
 

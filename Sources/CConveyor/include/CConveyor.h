@@ -135,6 +135,8 @@ static inline void cnv_tls_set_frame(void *value) { cnv_tls_frame_slot = value; 
 
 uint64_t cnv_monotonic_ns(void);
 uint64_t cnv_realtime_ns(void);
+/// CLOCK_BOOTTIME: monotonic, and counting while the machine sleeps.
+uint64_t cnv_boottime_ns(void);
 /// Process CPU time (user + system) in nanoseconds.
 uint64_t cnv_process_cpu_ns(void);
 
@@ -207,6 +209,8 @@ char cnv_thread_run_state(int32_t tid);
 void cnv_fork_guard_arm(void);
 /// 1 in the child of a fork() made after `cnv_fork_guard_arm`, else 0.
 int cnv_is_forked_child(void);
+/// Whether cnv_fork_guard_arm has run (the pool started) in this process.
+int cnv_fork_guard_armed(void);
 
 /// Gives up the CPU to another runnable thread (sched_yield).
 void cnv_thread_yield(void);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,11 +25,27 @@ enum CTime {
         case wall(DispatchWallTime)
     }
 
-    /// A `dispatch_time_t`: forever, a monotonic time (high bit clear) or a wall time.
+    /// A `dispatch_time_t`: forever; a monotonic time (bit 63 clear); a wall time (bits 63
+    /// and 62 set: the negated nanoseconds since the epoch, or ~1 for now); or, bit 63 set
+    /// and bit 62 clear, a time on the clock that counts while the machine sleeps
+    /// (CLOCK_BOOTTIME on Linux), which Swift concurrency's runtime passes for
+    /// `ContinuousClock` deadlines. The last is converted to the monotonic clock at the
+    /// call: a suspend that happens after it delays such a deadline by its length.
     static func decode(_ value: UInt64) -> Decoded {
         if value == TimeEncoding.forever { return .forever }
-        if value & (1 << 63) != 0 { return .wall(DispatchWallTime(rawValue: value)) }
+        if value & (1 << 63) != 0 {
+            if value & (1 << 62) != 0 { return .wall(DispatchWallTime(rawValue: value)) }
+            return .uptime(DispatchTime(rawValue: continuousToUptime(value & ~(1 << 63))))
+        }
         return .uptime(DispatchTime(rawValue: value))
+    }
+
+    /// A CLOCK_BOOTTIME reading as the CLOCK_MONOTONIC reading of the same moment.
+    private static func continuousToUptime(_ boottime: UInt64) -> UInt64 {
+        let uptimeNow = cnv_monotonic_ns()
+        let boottimeNow = cnv_boottime_ns()
+        if boottime <= boottimeNow { return uptimeNow == 0 ? 1 : uptimeNow }   // due now (0 would read as DISPATCH_TIME_NOW)
+        return uptimeNow + (boottime - boottimeNow)
     }
 
     /// Waits with a `dispatch_time_t` timeout: 0 on success, non-zero on timeout.

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the Conveyor open source project
+#
+# Copyright (c) 2026 the Conveyor project authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
+# Conveyor as the process's libdispatch (README, "Running any program on Conveyor"):
+# programs built against the toolchain's own headers, libdispatch, Dispatch, Foundation
+# and XCTest, unmodified, run on libdispatch and then under the drop-in library through
+# `conveyor-run`. Under the drop-in every one must pass; libdispatch's results are shown
+# beside them (its known Linux faults fail there).
+#
+# Usage: Scripts/drop-in.sh [--seconds N]   (N: the composition tester's budget per API, default 20)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+export SWIFT_BACKTRACE=enable=no
+
+seconds=20
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds="$2"; shift 2 ;;
+        *) echo "usage: Scripts/drop-in.sh [--seconds N]"; exit 2 ;;
+    esac
+done
+
+for product in ConveyorDispatch ConveyorDropIn conveyor-run conveyor-compose-dispatch; do
+    swift build -c release --product "$product" >/dev/null || { echo "building $product failed"; exit 1; }
+done
+bin=$(swift build -c release --show-bin-path)
+python3 Scripts/drop-in-exports.py --check "$bin/libConveyorDispatch.so" || exit 1
+run="$bin/conveyor-run"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+toolchain=/opt/swift/usr/lib/swift
+runtime=$toolchain/linux
+# Against the toolchain's headers and libdispatch, as any C program on this machine.
+c_flags=(-fblocks -Wall -Werror -O1 -I "$toolchain" -L "$runtime" -ldispatch -lBlocksRuntime -ldl -Wl,-rpath,"$runtime")
+clang "${c_flags[@]}" Tests/DropIn/abi-probe.c -o "$out/abi-probe"
+clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
+for test in capi-test data-io-test lifetime-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
+clang "${c_flags[@]}" Examples/C/chapter.c -o "$out/chapter"
+clang++ "${c_flags[@]}" Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp"
+# Swift programs built against the toolchain's Dispatch, Foundation and XCTest.
+swiftc -O Tests/DropIn/swift-probe.swift -o "$out/swift-probe"
+swiftc -O -parse-as-library Tests/DropIn/async-probe.swift -o "$out/async-probe"
+swiftc -O Tests/DropIn/xctest-probe.swift -o "$out/xctest-probe" -lXCTest
+
+failed=0
+# Runs a program on libdispatch, then under the drop-in library; the latter must pass.
+compare() {
+    local name="$1"; shift
+    local on_dispatch on_conveyor
+    timeout 300 "$@" >"$out/dispatch.log" 2>&1; on_dispatch=$?
+    timeout 300 "$run" "$@" >"$out/conveyor.log" 2>&1; on_conveyor=$?
+    printf '%-34s libdispatch: %-10s drop-in: %s\n' "$name" \
+        "$([ $on_dispatch -eq 0 ] && echo pass || echo "status $on_dispatch")" \
+        "$([ $on_conveyor -eq 0 ] && echo pass || echo "FAILED (status $on_conveyor)")"
+    grep -E "^(FAIL|info)" "$out/dispatch.log" | sed 's/^/    libdispatch: /' | head -5
+    grep -E "^(FAIL|info)" "$out/conveyor.log" | sed 's/^/    drop-in:     /' | head -5
+    if [ $on_conveyor -ne 0 ]; then failed=1; tail -20 "$out/conveyor.log"; fi
+}
+
+echo "== programs built against the toolchain's libdispatch, Dispatch, Foundation and XCTest"
+compare "Tests/DropIn/abi-probe.c" "$out/abi-probe"
+compare "Tests/CAPI/capi-test.c" "$out/capi-test"
+compare "Tests/CAPI/data-io-test.c" "$out/data-io-test"
+GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MALLOC_PERTURB_=85 compare "Tests/CAPI/lifetime-test.c" "$out/lifetime-test"
+compare "Tests/CAPI/no-blocks.c" "$out/no-blocks"
+compare "Examples/C/chapter.c" "$out/chapter"
+compare "Examples/CPlusPlus/chapter.cpp" "$out/chapter-cpp"
+compare "Tests/DropIn/swift-probe.swift" "$out/swift-probe"
+compare "Tests/DropIn/async-probe.swift" "$out/async-probe"
+compare "Tests/DropIn/xctest-probe.swift" "$out/xctest-probe"
+
+echo "== the drop-in library refuses what it cannot do, with a message"
+expect_refusal() {
+    local name="$1" message="$2"; shift 2
+    timeout 60 "$@" >"$out/refusal.log" 2>&1 && { echo "FAIL $name: the program went on"; failed=1; return; }
+    if grep -q "$message" "$out/refusal.log"; then echo "ok   $name"; else echo "FAIL $name: no message"; cat "$out/refusal.log"; failed=1; fi
+}
+expect_refusal "an entry point Conveyor does not provide stops the program, naming it" \
+    "dispatch_workloop_create is not provided by Conveyor's drop-in libdispatch" "$run" "$out/misuse-probe" unprovided
+expect_refusal "loaded by dlopen after libdispatch started: refused" \
+    "was loaded after libdispatch" env CONVEYOR_DROP_IN="$bin/libConveyorDropIn.so" "$out/misuse-probe" late
+
+echo "== the composition tester's libdispatch build, unchanged, under the drop-in library (Swift API, then C API)"
+"$run" "$bin/conveyor-compose-dispatch" --seconds "$seconds" || failed=1
+"$run" "$bin/conveyor-compose-dispatch" --seconds "$seconds" --api c || failed=1
+
+[ $failed -eq 0 ] && echo "drop-in library: all passed" || echo "drop-in library: FAILURES above"
+exit $failed

@@ -1,0 +1,136 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// The drop-in library's own code: its marker, the check that it was loaded in time, and
+// the libdispatch entry points Conveyor does not provide. Everything else it exports is
+// the C API's implementation under a second name (exports.ld).
+#define _GNU_SOURCE
+#include "CConveyorDropIn.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char conveyor_drop_in[] = "Conveyor drop-in libdispatch (API 20180109)";
+
+// MARK: loaded in time
+
+struct load_order { const char *self; int seen_self; int libdispatch_first; };
+
+static int find_order(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct load_order *order = data;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    if (order->self && strcmp(name, order->self) == 0) {
+        order->seen_self = 1;
+        return 1;   // stop: everything after us is found after us
+    }
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (strncmp(base, "libdispatch.so", 14) == 0) order->libdispatch_first = 1;
+    return 0;
+}
+
+// Symbols bind to the first library in the process's search order that defines them.
+// Preloaded, this library comes right after the program, before libdispatch, and every
+// dispatch call binds here. Loaded later (by dlopen) after libdispatch, the calls already
+// bind to libdispatch, and Conveyor objects made through this library's own names could
+// reach it: refuse, with a message saying how to load it.
+__attribute__((constructor)) static void check_load_order(void) {
+    Dl_info self;
+    if (!dladdr((void *)check_load_order, &self) || !self.dli_fname) return;
+    struct load_order order = { self.dli_fname, 0, 0 };
+    dl_iterate_phdr(find_order, &order);
+    if (order.seen_self && order.libdispatch_first) {
+        fprintf(stderr,
+                "Conveyor: %s was loaded after libdispatch (by dlopen?), so the process's dispatch calls stay on "
+                "libdispatch; load it first: LD_PRELOAD=%s program, or conveyor-run program\n",
+                self.dli_fname, self.dli_fname);
+        abort();
+    }
+}
+
+// MARK: entry points not provided
+
+__attribute__((noreturn, cold)) static void unprovided(const char *name, const char *why) {
+    fprintf(stderr,
+            "Conveyor: %s is not provided by Conveyor's drop-in libdispatch (%s); "
+            "see README, \"Running any program on Conveyor\"\n",
+            name, why);
+    abort();
+}
+
+// Each stub takes whatever arguments its caller passes (they are never read) and never
+// returns. Scripts/drop-in-exports.py checks that every function libdispatch exports is
+// either aliased in exports.ld or listed here.
+#define UNPROVIDED(name, why) \
+    __attribute__((visibility("default"), noreturn)) void name(void); \
+    void name(void) { unprovided(#name, why); }
+
+#define DARWIN "Darwin only: Mach, launchd and Network.framework have no Linux counterpart"
+#define WORKLOOP "workloops are Apple's SPI, absent from Swift's Dispatch on Linux"
+#define OS_OBJECT "libdispatch's object runtime; Conveyor's objects are its own"
+
+UNPROVIDED(_dispatch_block_create, "libdispatch's internal block constructor; use dispatch_block_create")
+UNPROVIDED(_dispatch_iocntl, "libdispatch's I/O tuning hook")
+UNPROVIDED(_dispatch_poll_for_events_4launchd, DARWIN)
+UNPROVIDED(_dispatch_runloop_root_queue_create_4CF, "run-loop queues for threads other than the main one; CoreFoundation on Linux does not use them")
+UNPROVIDED(_dispatch_runloop_root_queue_perform_4CF, "run-loop queues for threads other than the main one; CoreFoundation on Linux does not use them")
+UNPROVIDED(_dispatch_runloop_root_queue_wakeup_4CF, "run-loop queues for threads other than the main one; CoreFoundation on Linux does not use them")
+UNPROVIDED(_dispatch_wait_for_enqueuer, "libdispatch's internal hand-off wait")
+UNPROVIDED(_dispatch_workloop_should_yield_4NW, DARWIN)
+UNPROVIDED(_dispatch_prohibit_transition_to_multithreaded, "a libSystem start-up hook")
+UNPROVIDED(_os_object_alloc, OS_OBJECT)
+UNPROVIDED(_os_object_alloc_realized, OS_OBJECT)
+UNPROVIDED(_os_object_dealloc, OS_OBJECT)
+UNPROVIDED(_os_object_release, OS_OBJECT)
+UNPROVIDED(_os_object_release_internal, OS_OBJECT)
+UNPROVIDED(_os_object_release_internal_n, OS_OBJECT)
+UNPROVIDED(_os_object_retain, OS_OBJECT)
+UNPROVIDED(_os_object_retain_internal, OS_OBJECT)
+UNPROVIDED(_os_object_retain_internal_n, OS_OBJECT)
+UNPROVIDED(_os_object_retain_with_resurrect, OS_OBJECT)
+UNPROVIDED(dispatch_atfork_child, "libSystem's fork hooks; on Linux each library registers its own with pthread_atfork")
+UNPROVIDED(dispatch_atfork_parent, "libSystem's fork hooks; on Linux each library registers its own with pthread_atfork")
+UNPROVIDED(dispatch_atfork_prepare, "libSystem's fork hooks; on Linux each library registers its own with pthread_atfork")
+UNPROVIDED(dispatch_async_enforce_qos_class_f, "QoS overrides of one submission are not part of Conveyor's C API")
+UNPROVIDED(dispatch_data_create_with_transform, "base32/base64/UTF-16 transforms of data objects")
+UNPROVIDED(dispatch_queue_create_with_accounting_override_voucher, DARWIN)
+UNPROVIDED(dispatch_queue_set_label_nocopy, "a queue's label is fixed when it is made")
+UNPROVIDED(dispatch_set_qos_class, "QoS of an object after it is made")
+UNPROVIDED(dispatch_set_qos_class_fallback, "QoS of an object after it is made")
+UNPROVIDED(dispatch_set_qos_class_floor, "QoS of an object after it is made")
+UNPROVIDED(dispatch_source_cancel_and_wait, "libdispatch's private source SPI")
+UNPROVIDED(dispatch_source_get_extended_data, "libdispatch's private source SPI")
+UNPROVIDED(dispatch_source_set_mandatory_cancel_handler, "libdispatch's private source SPI")
+UNPROVIDED(dispatch_source_set_mandatory_cancel_handler_f, "libdispatch's private source SPI")
+UNPROVIDED(dispatch_workloop_copy_current, WORKLOOP)
+UNPROVIDED(dispatch_workloop_create, WORKLOOP)
+UNPROVIDED(dispatch_workloop_create_inactive, WORKLOOP)
+UNPROVIDED(dispatch_workloop_is_current, WORKLOOP)
+UNPROVIDED(dispatch_workloop_set_autorelease_frequency, WORKLOOP)
+UNPROVIDED(dispatch_workloop_set_cpupercent, WORKLOOP)
+UNPROVIDED(dispatch_workloop_set_qos_class, WORKLOOP)
+UNPROVIDED(dispatch_workloop_set_qos_class_floor, WORKLOOP)
+
+// MARK: data symbols
+
+// libdispatch's private interval timer type. Not provided: dispatch_source_create answers
+// NULL for it, as libdispatch does for a type it does not know (the record's layout is
+// the C API's source types', Sources/CConveyorDispatch/statics.c).
+struct dispatch_source_type_s { unsigned long tag; unsigned long type; };
+__attribute__((visibility("default")))
+const struct dispatch_source_type_s _dispatch_source_type_interval = { 3, 0 };

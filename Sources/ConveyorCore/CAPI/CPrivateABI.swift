@@ -1,0 +1,116 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CConveyor
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Entry points of libdispatch's private headers that the toolchain's own libraries call
+// (Foundation's run loop, Swift concurrency's runtime) or that programs built against
+// libdispatch may call. They are `cnv_` exports like the rest of the C API; the drop-in
+// library (Sources/CConveyorDropIn) gives them libdispatch's names.
+
+// MARK: the main queue for CoreFoundation's run loop
+
+/// `_dispatch_get_main_queue_port_4CF` (and its newer name `..._handle_4CF`): the eventfd
+/// that becomes readable when the main queue has work. CoreFoundation's run loop polls it
+/// and then calls `_dispatch_main_queue_callback_4CF` on the main thread.
+@_cdecl("cnv__dispatch_get_main_queue_port_4CF")
+package func cnv__dispatch_get_main_queue_port_4CF() -> Int32 {
+    MainQueueRunner.shared.hostDescriptor()
+}
+
+/// `_dispatch_main_queue_callback_4CF`: runs the main queue's pending work, as
+/// `DispatchQueue.drainMainQueue()` does. The argument (a Mach message on Darwin) is unused.
+@_cdecl("cnv__dispatch_main_queue_callback_4CF")
+package func cnv__dispatch_main_queue_callback_4CF(_ message: UnsafeMutableRawPointer?) {
+    DispatchQueue.drainMainQueue()
+}
+
+// MARK: queue width
+
+/// `dispatch_queue_set_width`, which Swift concurrency's runtime calls on each of its
+/// global queues with `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS` (-3).
+///
+/// A width relative to the CPUs (-1 active, -2 physical, -3 logical CPUs) asks that no
+/// more of the queue's work run at once than there are CPUs. Conveyor's pool keeps that
+/// for all work together: it runs one worker per CPU and adds a thread only while one is
+/// blocked, so work blocked (on a semaphore, say) does not count against the CPUs and
+/// cannot starve the rest. libdispatch on Linux counts the blocked work too: with 64
+/// tasks blocked, none of the others start there. Such a width therefore changes nothing
+/// on a concurrent queue here. A width of 1 (or 0) on a serial queue is its width already.
+/// Any other width (a fixed limit above 1, or any width on a serial queue that would make
+/// it concurrent) traps with a message: Conveyor's queues are serial or fully concurrent.
+@_cdecl("cnv_dispatch_queue_set_width")
+package func cnv_dispatch_queue_set_width(_ handle: UnsafeMutableRawPointer?, _ width: Int) {
+    let queue = CObject.queue(handle, "dispatch_queue_set_width")
+    switch queue.kind {
+    case .root, .main:
+        fatalError("Conveyor: dispatch_queue_set_width called with a global or the main queue (libdispatch crashes there too)")
+    case .concurrent where width >= -3 && width <= -1:
+        return
+    case .serial where width == 0 || width == 1:
+        return
+    case .concurrent, .serial:
+        fatalError("Conveyor: dispatch_queue_set_width(\(width)) is not provided for a \(queue.kind) queue; Conveyor's queues are serial or fully concurrent (limit concurrency with a semaphore)")
+    }
+}
+
+// MARK: process state
+
+/// `_dispatch_is_multithreaded`: whether Conveyor's pool has been started in this process.
+@_cdecl("cnv__dispatch_is_multithreaded")
+package func cnv__dispatch_is_multithreaded() -> Bool {
+    cnv_fork_guard_armed() != 0
+}
+
+/// `_dispatch_is_fork_of_multithreaded_parent`: whether this process is the child of a
+/// `fork()` made after the pool had started (where only exec is safe).
+@_cdecl("cnv__dispatch_is_fork_of_multithreaded_parent")
+package func cnv__dispatch_is_fork_of_multithreaded_parent() -> Bool {
+    cnv_is_forked_child() != 0
+}
+
+// MARK: submission
+
+/// `dispatch_async_and_wait_f`: as `dispatch_sync_f` (the work runs before the call
+/// returns, in order with the queue's other work; on the main queue, on the main thread).
+@_cdecl("cnv_dispatch_async_and_wait_f")
+package func cnv_dispatch_async_and_wait_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    CObject.withQueue(queue, "dispatch_async_and_wait_f") { target in target.sync { function(context) } }
+}
+
+/// `dispatch_barrier_async_and_wait_f`: as `dispatch_barrier_sync_f`.
+@_cdecl("cnv_dispatch_barrier_async_and_wait_f")
+package func cnv_dispatch_barrier_async_and_wait_f(_ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CFunction) {
+    CObject.withQueue(queue, "dispatch_barrier_async_and_wait_f") { target in target.sync(flags: .barrier) { function(context) } }
+}
+
+/// `dispatch_benchmark_f`: runs `function(context)` `count` times and answers the mean
+/// wall time of one call in nanoseconds (0 when `count` is 0).
+@_cdecl("cnv_dispatch_benchmark_f")
+package func cnv_dispatch_benchmark_f(_ count: Int, _ context: UnsafeMutableRawPointer?, _ function: CFunction) -> UInt64 {
+    guard count > 0 else { return 0 }
+    let start = Clock.monotonicNanoseconds()
+    for _ in 0..<count { function(context) }
+    return (Clock.monotonicNanoseconds() - start) / UInt64(count)
+}
+
+/// `dispatch_queue_attr_make_with_overcommit`: the attributes unchanged. An overcommitting
+/// queue is the plain one here, as for `dispatch_get_global_queue`'s overcommit flag
+/// (see `cnv_dispatch_get_global_queue`): Conveyor adds a thread whenever a worker blocks.
+@_cdecl("cnv_dispatch_queue_attr_make_with_overcommit")
+package func cnv_dispatch_queue_attr_make_with_overcommit(_ attr: UnsafeMutableRawPointer?, _ overcommit: Bool) -> UnsafeMutableRawPointer? {
+    CQueueAttributes.from(attr).handle
+}
