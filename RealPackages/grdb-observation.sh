@@ -221,9 +221,12 @@ logs="$work/logs"
 mkdir -p "$logs"
 rm -f "$logs"/On*-[0-9]*.log "$logs"/On*-[0-9]*.failed
 echo "logs: $logs/"
-for variant in OnDispatch OnConveyor; do
+XCTEST_DROP_IN_LAUNCHER=$(xctest_drop_in_launcher "$root") || exit 1
+for variant in OnDispatch OnConveyor OnDropIn; do
     for run in $(seq 1 "$runs"); do
-        xctest_run "$variant" "$run" "$work/$variant" "$logs" "$run_timeout" "${skip_args[@]}"
+        # OnDropIn: the Dispatch variant, unchanged, on Conveyor's drop-in library.
+        package=$variant; [ "$variant" = OnDropIn ] && package=OnDispatch
+        xctest_run "$variant" "$run" "$work/$package" "$logs" "$run_timeout" "${skip_args[@]}"
     done
 done
 xctest_judge "$logs" "${known_dispatch_failures[@]}"

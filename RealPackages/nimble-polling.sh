@@ -152,9 +152,12 @@ SWIFT
 prepare OnDispatch
 prepare OnConveyor
 rm -f "$logs"/On*-[0-9]*.log "$logs"/On*-[0-9]*.failed
+XCTEST_DROP_IN_LAUNCHER=$(xctest_drop_in_launcher "$root") || exit 1
 for run in $(seq 1 "$runs"); do
     xctest_run OnDispatch "$run" "$work/OnDispatch" "$logs" "$run_timeout"
     xctest_run OnConveyor "$run" "$work/OnConveyor" "$logs" "$run_timeout"
+    # The Dispatch variant, unchanged, on Conveyor's drop-in library.
+    xctest_run OnDropIn "$run" "$work/OnDispatch" "$logs" "$run_timeout"
 done
 
 # Tests whose outcome depends on timing on a loaded machine, whatever library runs them

@@ -28,13 +28,20 @@
 # LOGS/VARIANT-RUN.failed, plus "HUNG <test>" for a run that was killed in <test>, or
 # "CRASHED <test>" for one that ended without XCTest's summary (the tests after <test>
 # never ran). Prints one line with the counts.
+# VARIANT OnDropIn runs DIR's tests under `$XCTEST_DROP_IN_LAUNCHER` (conveyor-run; see
+# xctest_drop_in_launcher): DIR is then the Dispatch variant's package, no import switched.
+
 xctest_run() {
     local variant=$1 run=$2 dir=$3 logs=$4 timeout_seconds=$5
     shift 5
     local log="$logs/$variant-$run.log" failed_list="$logs/$variant-$run.failed"
     local started status=0 passed failed last note=""
     started=$(date +%s)
-    (cd "$dir" && timeout -k 10 "$timeout_seconds" swift test --skip-build "$@") > "$log" 2>&1 || status=$?
+    # The drop-in variant runs the Dispatch variant's package, unmodified, with the whole
+    # `swift test` (SwiftPM and the test runner it starts) on Conveyor's drop-in library.
+    local launcher=()
+    [ "$variant" = OnDropIn ] && launcher=("$XCTEST_DROP_IN_LAUNCHER")
+    (cd "$dir" && timeout -k 10 "$timeout_seconds" "${launcher[@]}" swift test --skip-build "$@") > "$log" 2>&1 || status=$?
     { grep -E "^Test Case '.*' failed \(" "$log" || true; } \
         | sed -E "s/^Test Case '([^']+)' failed.*/\1/" | sort -u > "$failed_list"
     passed=$(grep -cE "^Test Case '.*' passed \(" "$log" || true)
@@ -53,7 +60,8 @@ xctest_run() {
 }
 
 # xctest_judge LOGS [KNOWN...]
-# Applies the rule above to every LOGS/OnDispatch-*.failed and LOGS/OnConveyor-*.failed.
+# Applies the rule above to every LOGS/OnDispatch-*.failed and LOGS/OnConveyor-*.failed,
+# and to LOGS/OnDropIn-*.failed (the Dispatch variant under the drop-in library) alike.
 # Each KNOWN entry is "Class.test: why". Prints what failed where; returns 1 when a
 # failure counts against Conveyor.
 xctest_judge() {
@@ -61,25 +69,30 @@ xctest_judge() {
     shift
     local known=("$@") test why status=0
     cat "$logs"/OnDispatch-*.failed 2> /dev/null | sort -u > "$logs/dispatch-failed" || true
-    cat "$logs"/OnConveyor-*.failed 2> /dev/null | sort -u > "$logs/conveyor-failed" || true
     while read -r test; do
         [ -n "$test" ] || continue
         why=$(xctest_known_reason "$test" "${known[@]}")
         echo "  failed on Dispatch (not counted against Conveyor): $test${why:+ (known: $why)}"
     done < "$logs/dispatch-failed"
-    while read -r test; do
-        [ -n "$test" ] || continue
-        why=$(xctest_known_reason "$test" "${known[@]}")
-        if [ -n "$why" ]; then
-            echo "  failed on Conveyor, known: $test ($why)"
-        elif grep -qxF "$test" "$logs/dispatch-failed"; then
-            echo "  failed on Conveyor, also on Dispatch in this invocation: $test"
-        else
-            echo "  FAILED on Conveyor only: $test"
-            { grep -hF "error: ${test#* }" "$logs"/OnConveyor-*.log | head -3 | sed 's/^/    /'; } || true
-            status=1
-        fi
-    done < "$logs/conveyor-failed"
+    local variant name
+    for variant in OnConveyor OnDropIn; do
+        ls "$logs"/$variant-*.log > /dev/null 2>&1 || continue
+        name=Conveyor; [ "$variant" = OnDropIn ] && name="the drop-in library"
+        cat "$logs"/$variant-*.failed 2> /dev/null | sort -u > "$logs/$variant-all.failed-list" || true
+        while read -r test; do
+            [ -n "$test" ] || continue
+            why=$(xctest_known_reason "$test" "${known[@]}")
+            if [ -n "$why" ]; then
+                echo "  failed on $name, known: $test ($why)"
+            elif grep -qxF "$test" "$logs/dispatch-failed"; then
+                echo "  failed on $name, also on Dispatch in this invocation: $test"
+            else
+                echo "  FAILED on $name only: $test"
+                { grep -hF "error: ${test#* }" "$logs"/$variant-*.log | head -3 | sed 's/^/    /'; } || true
+                status=1
+            fi
+        done < "$logs/$variant-all.failed-list"
+    done
     if [ "$status" = 0 ]; then
         echo "Conveyor failed no test that passed on Dispatch"
     else
@@ -98,4 +111,12 @@ xctest_known_reason() {
             return
         fi
     done
+}
+
+# Builds the drop-in library and its launcher in the Conveyor package at ROOT (release) and
+# prints the launcher's path.
+xctest_drop_in_launcher() {
+    local root=$1
+    (cd "$root" && swift build -c release --product ConveyorDropIn > /dev/null && swift build -c release --product conveyor-run > /dev/null) || return 1
+    echo "$(cd "$root" && swift build -c release --show-bin-path)/conveyor-run"
 }

@@ -33,8 +33,12 @@ enum ChildProcess {
 
     /// Runs `workload` of `library` ("dispatch" or "conveyor") in a child and returns what it
     /// reported; a child that dies or prints no outcome line is a failure.
-    static func run(library: String, workload: String, counting: Bool, arguments: [String]) -> Outcome {
+    /// With `preload`, the child runs with that library first in LD_PRELOAD (the drop-in
+    /// column: the libdispatch build under libConveyorDropIn.so).
+    static func run(library: String, workload: String, counting: Bool, arguments: [String],
+                    preload: String? = nil) -> Outcome {
         var words = [executable, "--child", library, workload] + arguments
+        if let preload { words = ["env", "LD_PRELOAD=" + preload] + words }
         if counting { words.append("--count-allocations") }
         guard let (output, status) = capture(words) else {
             return Outcome(failure: "cannot start a child: \(String(cString: strerror(errno)))")

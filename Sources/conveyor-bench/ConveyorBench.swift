@@ -65,15 +65,16 @@ enum ConveyorBench {
 
         let timeLimit = options.timeLimitSeconds ?? (options.quick ? 2 : 5)
         let context = RunContext(quick: options.quick, timeLimitSeconds: timeLimit)
-        let runner = Runner(
+        var runner = Runner(
             runs: options.runs, context: context, inProcess: options.inProcess,
             childArguments: options.childArguments)
+        runner.dropInLibrary = DropInColumn.library(options)
         Console.progress("conveyor-bench: \(selected.count) workloads, \(options.inProcess ? "in this process" : "a fresh process per run"); ")
         if options.inProcess {
             Console.progress("calibrating… ")
             _ = SpinWork.roundsPer10Microseconds
         }
-        Console.progress("(progress: d = libdispatch run, c = Conveyor run, m/M = their allocation-counting runs, ! failed, ~ gave up)\n")
+        Console.progress("(progress: d = libdispatch run, c = Conveyor run, p = libdispatch build under the drop-in library, upper case = allocation-counting runs, ! failed, ~ gave up)\n")
 
         let load = LoadGenerator(threads: options.loadThreads)
         if options.loadThreads > 0 { Console.progress("loaded: \(options.loadThreads) threads burning CPU for the whole run\n") }
@@ -88,11 +89,13 @@ enum ConveyorBench {
             command: (["conveyor-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
             loadAverages: (loadAtStart, Machine.loadAverage),
             candidateLibrary: BenchConveyor.Catalog.library,
-            loadThreads: options.loadThreads)
+            loadThreads: options.loadThreads,
+            dropInLibrary: runner.dropInLibrary)
 
         print("")
         if !rows.isEmpty { print(TableReport.render(report), terminator: "") }
-        report.concurrency = ConcurrencySection.run(runs: options.runs, quick: options.quick, selects: options.selects)
+        report.concurrency = ConcurrencySection.run(
+            runs: options.runs, quick: options.quick, dropInLibrary: runner.dropInLibrary, selects: options.selects)
         load.finish()
         if !report.concurrency.isEmpty {
             print("")

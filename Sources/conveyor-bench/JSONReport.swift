@@ -22,6 +22,7 @@ enum JSONReport {
                 ("name", string(row.name)), ("unit", string(row.unit)),
                 ("cells", "[" + row.cells.map(string).joined(separator: ", ") + "]"),
                 ("ratio", row.ratio.map(number) ?? "null"),
+                ("dropInRatio", row.dropInRatio.map(number) ?? "null"),
             ], indent: nil)
         }
         let rows = report.rows.map { row in
@@ -36,6 +37,8 @@ enum JSONReport {
                 ("libdispatch", side(row.dispatch)),
                 ("conveyor", side(row.conveyor)),
                 ("ratio", ratio(row.ratio)),
+                ("dropIn", row.dropIn.map(side) ?? "null"),
+                ("dropInRatio", row.dropInRatio.map(ratio) ?? "null"),
             ], indent: 2)
         }
         let machine = object([
@@ -58,6 +61,7 @@ enum JSONReport {
             ("timeLimitSeconds", number(report.timeLimitSeconds)),
             ("baselineLibrary", string("Dispatch")),
             ("candidateLibrary", string(report.candidateLibrary)),
+            ("dropInLibrary", report.dropInLibrary.map(string) ?? "null"),
             ("ratioDefinition", string(Report.ratioDefinition)),
             ("rows", "[\n    " + rows.joined(separator: ",\n    ") + "\n  ]"),
             ("concurrency", "[\n    " + concurrency.joined(separator: ",\n    ") + "\n  ]"),

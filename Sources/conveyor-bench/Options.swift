@@ -36,6 +36,9 @@ struct Options: Sendable {
     /// Threads this process keeps burning CPU for the whole run of both libraries (`--load`):
     /// a busy machine, as servers run. 0: a quiet run.
     var loadThreads = 0
+    /// The drop-in column (`--no-drop-in` turns it off; `--drop-in PATH` names the library).
+    var dropIn = true
+    var dropInPath: String?
 
     /// Where the chart goes when `--svg` is not given (the folder SwiftPM already ignores).
     static let defaultChartPath = ".build/conveyor-bench.svg"
@@ -64,6 +67,11 @@ struct Options: Sendable {
           --load N            keep N threads burning CPU at normal priority for the whole run of
                               both libraries, a busy machine (N: a number, `cpus` for one per CPU,
                               `2cpus` for two per CPU)
+          --drop-in PATH      the drop-in library for the third column (default:
+                              libConveyorDropIn.so beside this executable, if built:
+                              swift build -c release --product ConveyorDropIn)
+          --no-drop-in        leave out the third column (the libdispatch build run
+                              unchanged under Conveyor's drop-in library)
           -h, --help          show this help
         """
 
@@ -92,6 +100,8 @@ struct Options: Sendable {
             case "--svg": options.svgPath = try value(for: flag)
             case "--markdown": options.markdownPath = try value(for: flag)
             case "--in-process": options.inProcess = true
+            case "--drop-in": options.dropInPath = try value(for: flag)
+            case "--no-drop-in": options.dropIn = false
             case "--child":
                 let library = try value(for: flag)
                 guard library == "dispatch" || library == "conveyor" else {

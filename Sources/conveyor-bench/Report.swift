@@ -31,6 +31,8 @@ struct Report: Sendable {
     let candidateLibrary: String
     /// Threads that burned CPU for the whole run (`--load`); 0 for a quiet run.
     let loadThreads: Int
+    /// The drop-in library the third column preloaded, or nil when there is no such column.
+    let dropInLibrary: String?
     /// The Swift concurrency section's rows (empty when none was selected).
     var concurrency: [ConcurrencyRow] = []
 
@@ -71,7 +73,9 @@ struct Report: Sendable {
     var timeouts: [String] {
         rows.flatMap { row -> [String] in
             var lines: [String] = []
-            for (side, heading) in [(row.dispatch, "libdispatch"), (row.conveyor, candidateHeading)] {
+            var sides = [(row.dispatch, "libdispatch"), (row.conveyor, candidateHeading)]
+            if let dropIn = row.dropIn { sides.append((dropIn, DropInColumn.heading)) }
+            for (side, heading) in sides {
                 if let seconds = side.timedOutAfter {
                     lines.append("\(row.name) [\(heading)]: gave up after \(Format.compact(seconds)) s; \(side.timeoutDetail ?? "no detail")")
                 }
@@ -86,6 +90,7 @@ struct Report: Sendable {
             var lines: [String] = []
             if let message = row.dispatch.failure { lines.append("\(row.name) [libdispatch]: \(message)") }
             if let message = row.conveyor.failure { lines.append("\(row.name) [\(candidateHeading)]: \(message)") }
+            if let message = row.dropIn?.failure { lines.append("\(row.name) [\(DropInColumn.heading)]: \(message)") }
             return lines
         }
     }

@@ -61,18 +61,27 @@ enum Ratio: Sendable {
     case unknown
 }
 
-/// One line of the result table: one metric of one workload, for both libraries.
+/// One line of the result table: one metric of one workload, for both libraries, and for
+/// the libdispatch build run under Conveyor's drop-in library when that column is measured.
 struct ResultRow: Sendable {
     let workload: Workload
     let metric: MetricSpec
     var dispatch = SideResult()
     var conveyor = SideResult()
+    /// The libdispatch build of the workload, unchanged, run under libConveyorDropIn.so
+    /// (nil when that column is not measured).
+    var dropIn: SideResult?
 
     /// The row's display name: the workload's, plus the metric's label when it has several.
     var name: String { metric.label.isEmpty ? workload.name : "\(workload.name) \(metric.label)" }
 
     /// libdispatch / Conveyor for lower-is-better metrics, Conveyor / libdispatch otherwise.
-    var ratio: Ratio {
+    var ratio: Ratio { Self.ratio(metric, dispatch, conveyor) }
+
+    /// The same ratio for the drop-in column (libdispatch / drop-in), when it was measured.
+    var dropInRatio: Ratio? { dropIn.map { Self.ratio(metric, dispatch, $0) } }
+
+    private static func ratio(_ metric: MetricSpec, _ dispatch: SideResult, _ conveyor: SideResult) -> Ratio {
         let better = metric.higherIsBetter
         let floor = metric.noiseFloor
         func ratio(_ d: Double, _ c: Double) -> Double? {
@@ -94,14 +103,11 @@ struct ResultRow: Sendable {
         }
     }
 
-    /// The larger spread of the two sides (see `SideResult.spread`).
+    /// The largest spread of the sides (see `SideResult.spread`).
     var spread: Double? {
-        switch (dispatch.spread, conveyor.spread) {
-        case let (d?, c?): return max(d, c)
-        case let (d, c): return d ?? c
-        }
+        [dispatch.spread, conveyor.spread, dropIn?.spread].compactMap { $0 }.max()
     }
 
-    /// Whether either library failed this row's check.
-    var failed: Bool { dispatch.failure != nil || conveyor.failure != nil }
+    /// Whether any side failed this row's check.
+    var failed: Bool { dispatch.failure != nil || conveyor.failure != nil || dropIn?.failure != nil }
 }

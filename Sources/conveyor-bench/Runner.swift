@@ -35,18 +35,47 @@ struct Runner {
     let inProcess: Bool
     /// What a child needs to run with the same sizes and limits.
     let childArguments: [String]
+    /// libConveyorDropIn.so, when the third column is measured: the libdispatch build of
+    /// each workload, unchanged, in a child process that preloads it (never in-process).
+    var dropInLibrary: String? = nil
 
-    /// Runs `dispatch` and `conveyor` (the same workload from the two modules).
+    /// Who runs a workload: the two builds, and the libdispatch build under the drop-in.
+    private enum Side {
+        case dispatch, conveyor, dropIn
+
+        var keyPath: WritableKeyPath<ResultRow, SideResult> {
+            switch self {
+            case .dispatch: \.dispatch
+            case .conveyor: \.conveyor
+            case .dropIn: \.dropIn!
+            }
+        }
+        /// The progress mark of a run; upper case for the allocation-counting run.
+        var mark: String {
+            switch self {
+            case .dispatch: "d"
+            case .conveyor: "c"
+            case .dropIn: "p"
+            }
+        }
+    }
+
+    /// Runs `dispatch` and `conveyor` (the same workload from the two modules), and
+    /// `dispatch` under the drop-in library when `dropInLibrary` is set.
     func run(dispatch: Workload, conveyor: Workload) -> [ResultRow] {
         precondition(dispatch.name == conveyor.name, "catalogs differ: \(dispatch.name) vs \(conveyor.name)")
-        var rows = dispatch.metrics.map { ResultRow(workload: dispatch, metric: $0) }
+        let measuringDropIn = dropInLibrary != nil && !inProcess
+        let sides: [Side] = measuringDropIn ? [.dispatch, .conveyor, .dropIn] : [.dispatch, .conveyor]
+        var rows = dispatch.metrics.map { ResultRow(workload: dispatch, metric: $0, dropIn: measuringDropIn ? SideResult() : nil) }
         // Process CPU time per operation of the measured region, for workloads that have
         // one (`RunContext.perOperation`): what the work cost the machine, not only how long.
-        var cpu = ResultRow(workload: dispatch, metric: MetricSpec("CPU", unit: .cpuNanosecondsPerOp))
+        var cpu = ResultRow(workload: dispatch, metric: MetricSpec("CPU", unit: .cpuNanosecondsPerOp),
+                            dropIn: measuringDropIn ? SideResult() : nil)
         let startNs = BenchClock.now()
         Console.progress("\(dispatch.name) ")
 
-        func execute(_ workload: Workload, dispatchSide: Bool, counting: Bool) -> Outcome {
+        func execute(_ side: Side, counting: Bool) -> Outcome {
+            let workload = side == .conveyor ? conveyor : dispatch
             if inProcess {
                 let here = RunContext(
                     quick: context.quick, timeLimitSeconds: context.timeLimitSeconds,
@@ -54,66 +83,61 @@ struct Runner {
                 return Outcome.runHere(workload, here)
             }
             return ChildProcess.run(
-                library: dispatchSide ? "dispatch" : "conveyor", workload: workload.name,
-                counting: counting, arguments: childArguments)
+                library: side == .conveyor ? "conveyor" : "dispatch", workload: workload.name,
+                counting: counting, arguments: childArguments, preload: side == .dropIn ? dropInLibrary : nil)
         }
 
-        func attempt(_ workload: Workload, _ side: WritableKeyPath<ResultRow, SideResult>, measured: Bool) {
-            let state = rows[0][keyPath: side]
+        func attempt(_ side: Side, measured: Bool) {
+            let path = side.keyPath
+            let state = rows[0][keyPath: path]
             guard state.failure == nil, state.timedOutAfter == nil else { return }
-            var outcome = execute(workload, dispatchSide: side == \ResultRow.dispatch, counting: false)
+            var outcome = execute(side, counting: false)
             if outcome.failure == nil, outcome.timedOut == nil, outcome.values.count != rows.count {
                 outcome.failure = "returned \(outcome.values.count) values for \(rows.count) metrics"
             }
             for index in rows.indices {
-                if let failure = outcome.failure { rows[index][keyPath: side].failure = failure }
+                if let failure = outcome.failure { rows[index][keyPath: path].failure = failure }
                 if let timedOut = outcome.timedOut {
-                    rows[index][keyPath: side].timedOutAfter = timedOut
-                    rows[index][keyPath: side].timeoutDetail = outcome.detail
+                    rows[index][keyPath: path].timedOutAfter = timedOut
+                    rows[index][keyPath: path].timeoutDetail = outcome.detail
                 }
                 if outcome.failure == nil, outcome.timedOut == nil, measured {
-                    rows[index][keyPath: side].samples.append(outcome.values[index])
+                    rows[index][keyPath: path].samples.append(outcome.values[index])
                 }
             }
             if outcome.failure == nil, outcome.timedOut == nil, measured, let perOperation = outcome.cpuPerOperation {
-                cpu[keyPath: side].samples.append(perOperation)
+                cpu[keyPath: path].samples.append(perOperation)
             }
-            let mark = side == \ResultRow.dispatch ? "d" : "c"
-            Console.progress(outcome.failure != nil ? "\(mark)!" : outcome.timedOut != nil ? "\(mark)~" : mark)
+            Console.progress(outcome.failure != nil ? "\(side.mark)!" : outcome.timedOut != nil ? "\(side.mark)~" : side.mark)
         }
 
         switch dispatch.schedule {
         case .repeated:
             if inProcess {
-                attempt(dispatch, \.dispatch, measured: false)
-                attempt(conveyor, \.conveyor, measured: false)
+                attempt(.dispatch, measured: false)
+                attempt(.conveyor, measured: false)
             }
+            // The sides take turns, each run starting with the next one, so that a change
+            // in the machine's load touches all alike.
             for run in 0..<runs {
-                if run % 2 == 0 {
-                    attempt(dispatch, \.dispatch, measured: true)
-                    attempt(conveyor, \.conveyor, measured: true)
-                } else {
-                    attempt(conveyor, \.conveyor, measured: true)
-                    attempt(dispatch, \.dispatch, measured: true)
-                }
+                for offset in sides.indices { attempt(sides[(run + offset) % sides.count], measured: true) }
             }
         case .once:
-            attempt(dispatch, \.dispatch, measured: true)
-            attempt(conveyor, \.conveyor, measured: true)
+            for side in sides { attempt(side, measured: true) }
         }
 
         if dispatch.countsAllocations {
             // Below 0.1 allocations per operation both sides count as 0.1: 0.001 vs 2 is not a 2000x win.
             let metric = MetricSpec("mallocs", unit: .allocationsPerOp, noiseFloor: 0.1)
-            var row = ResultRow(workload: dispatch, metric: metric)
-            for (workload, side) in [(dispatch, \ResultRow.dispatch), (conveyor, \ResultRow.conveyor)] {
-                let outcome = execute(workload, dispatchSide: side == \ResultRow.dispatch, counting: true)
+            var row = ResultRow(workload: dispatch, metric: metric, dropIn: measuringDropIn ? SideResult() : nil)
+            for side in sides {
+                let outcome = execute(side, counting: true)
                 if let value = outcome.values.first, outcome.failure == nil, outcome.timedOut == nil {
-                    row[keyPath: side].samples.append(value)
+                    row[keyPath: side.keyPath].samples.append(value)
                 } else {
-                    row[keyPath: side].failure = outcome.failure ?? "the counting run gave up"
+                    row[keyPath: side.keyPath].failure = outcome.failure ?? "the counting run gave up"
                 }
-                Console.progress(side == \ResultRow.dispatch ? "m" : "M")
+                Console.progress(side.mark.uppercased())
             }
             rows.append(row)
         }

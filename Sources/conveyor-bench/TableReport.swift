@@ -16,17 +16,8 @@ import BenchCore
 /// The plain-text table printed to standard output.
 enum TableReport {
     static func render(_ report: Report) -> String {
-        let headings = ["workload", "unit", "libdispatch", report.candidateHeading, "ratio", "spread"]
-        let cells = report.rows.map { row in
-            [
-                row.name,
-                row.metric.unit.rawValue,
-                Format.side(row.dispatch, unit: row.metric.unit),
-                Format.side(row.conveyor, unit: row.metric.unit),
-                Format.ratio(row.ratio),
-                row.spread.map { Format.fixed($0 * 100, 0) + "%" } ?? "-",
-            ]
-        }
+        let headings = columnHeadings(report)
+        let cells = report.rows.map { rowCells($0, report) }
         var widths = headings.map(\.count)
         for line in cells {
             for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
@@ -42,7 +33,9 @@ enum TableReport {
         out += "machine: \(Report.machineLine)\n"
         out += "method:  \(report.methodLine)\n"
         out += "\(Report.ratioDefinition)\n"
-        out += "\(Report.spreadDefinition)\n\n"
+        out += "\(Report.spreadDefinition)\n"
+        if report.dropInLibrary != nil { out += "\(DropInColumn.definition)\n" }
+        out += "\n"
         out += line(headings) + "\n"
         out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n"
         for row in cells { out += line(row) + "\n" }
@@ -64,18 +57,12 @@ enum TableReport {
     static func markdown(_ report: Report) -> String {
         var out = "`\(report.command)`\n\n"
         out += "\(Report.machineLine) · \(report.methodLine)\n\n"
-        out += "| workload | unit | libdispatch | \(report.candidateHeading) | ratio | spread |\n"
-        out += "| --- | --- | ---: | ---: | ---: | ---: |\n"
+        if report.dropInLibrary != nil { out += "\(DropInColumn.definition)\n\n" }
+        let headings = columnHeadings(report)
+        out += "| " + headings.joined(separator: " | ") + " |\n"
+        out += "| --- | --- |" + String(repeating: " ---: |", count: headings.count - 2) + "\n"
         for row in report.rows {
-            let cells = [
-                row.name,
-                row.metric.unit.rawValue,
-                Format.side(row.dispatch, unit: row.metric.unit),
-                Format.side(row.conveyor, unit: row.metric.unit),
-                Format.ratio(row.ratio),
-                row.spread.map { Format.fixed($0 * 100, 0) + "%" } ?? "-",
-            ]
-            out += "| " + cells.joined(separator: " | ") + " |\n"
+            out += "| " + rowCells(row, report).joined(separator: " | ") + " |\n"
         }
         for note in report.timeouts + report.failures.map({ "FAILED: \($0)" }) {
             out += "\n\(note)\n"
@@ -84,6 +71,27 @@ enum TableReport {
             out += "\n" + ConcurrencySection.markdown(report.concurrency, runs: report.runs)
         }
         return out
+    }
+
+    /// The columns: the drop-in library's value and ratio follow the switched build's.
+    private static func columnHeadings(_ report: Report) -> [String] {
+        var headings = ["workload", "unit", "libdispatch", report.candidateHeading, "ratio"]
+        if report.dropInLibrary != nil { headings += [DropInColumn.heading, "ratio"] }
+        return headings + ["spread"]
+    }
+
+    private static func rowCells(_ row: ResultRow, _ report: Report) -> [String] {
+        var cells = [
+            row.name,
+            row.metric.unit.rawValue,
+            Format.side(row.dispatch, unit: row.metric.unit),
+            Format.side(row.conveyor, unit: row.metric.unit),
+            Format.ratio(row.ratio),
+        ]
+        if report.dropInLibrary != nil {
+            cells += [row.dropIn.map { Format.side($0, unit: row.metric.unit) } ?? "-", row.dropInRatio.map(Format.ratio) ?? "-"]
+        }
+        return cells + [row.spread.map { Format.fixed($0 * 100, 0) + "%" } ?? "-"]
     }
 
     /// `--list`: every workload with what it measures.

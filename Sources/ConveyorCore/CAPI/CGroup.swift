@@ -43,12 +43,12 @@ package func cnv_dispatch_group_create() -> UnsafeMutableRawPointer? {
 
 @_cdecl("cnv_dispatch_group_enter")
 package func cnv_dispatch_group_enter(_ group: UnsafeMutableRawPointer?) {
-    CGroup.group(group, "dispatch_group_enter").enter()
+    CGroup.withGroup(group, "dispatch_group_enter") { $0.enter() }
 }
 
 @_cdecl("cnv_dispatch_group_leave")
 package func cnv_dispatch_group_leave(_ group: UnsafeMutableRawPointer?) {
-    CGroup.group(group, "dispatch_group_leave").leave()
+    CGroup.withGroup(group, "dispatch_group_leave") { $0.leave() }
 }
 
 @_cdecl("cnv_dispatch_group_wait")
@@ -72,13 +72,23 @@ package func cnv_dispatch_semaphore_create(_ value: Int) -> UnsafeMutableRawPoin
     return CObject.retainedHandle(DispatchSemaphore(value: value), kind: .semaphore)
 }
 
+// The semaphore's calls borrow the object behind the handle (no retain and release: the
+// caller's reference keeps it alive), and a wait for ever takes the plain path: the
+// toolchain's DispatchSemaphore, run on the drop-in library, calls these for each
+// wait()/signal() pair (54 ns a pair with a retained lookup and the timeout decoded,
+// against the switched build's 9.5 ns).
 @_cdecl("cnv_dispatch_semaphore_signal")
 package func cnv_dispatch_semaphore_signal(_ semaphore: UnsafeMutableRawPointer?) -> Int {
-    CGroup.semaphore(semaphore, "dispatch_semaphore_signal").signal()
+    CObject.with(semaphore, .semaphore, as: DispatchSemaphore.self, "dispatch_semaphore_signal") { $0.signal() }
 }
 
 @_cdecl("cnv_dispatch_semaphore_wait")
 package func cnv_dispatch_semaphore_wait(_ semaphore: UnsafeMutableRawPointer?, _ timeout: UInt64) -> Int {
-    let value = CGroup.semaphore(semaphore, "dispatch_semaphore_wait")
-    return CTime.wait(timeout, uptime: { value.wait(timeout: $0) }, wall: { value.wait(wallTimeout: $0) })
+    CObject.with(semaphore, .semaphore, as: DispatchSemaphore.self, "dispatch_semaphore_wait") { value in
+        if timeout == TimeEncoding.forever {
+            value.wait()
+            return 0
+        }
+        return CTime.wait(timeout, uptime: { value.wait(timeout: $0) }, wall: { value.wait(wallTimeout: $0) })
+    }
 }

@@ -46,15 +46,20 @@ enum ConcurrencySection {
     }
 
     /// Runs the selected workloads `runs` times per setup and returns their rows.
-    static func run(runs: Int, quick: Bool, selects: (String) -> Bool) -> [ConcurrencyRow] {
+    /// With `dropInLibrary`, every workload that runs on the default executor also runs so in
+    /// a process that preloads it (the `defaultDropIn` setup).
+    static func run(runs: Int, quick: Bool, dropInLibrary: String?, selects: (String) -> Bool) -> [ConcurrencyRow] {
         let workloads = ConcurrencyWorkload.all.filter { selects($0.name) }
         var rows: [ConcurrencyRow] = []
         for workload in workloads {
             Console.progress("\(workload.name) ")
             var samples: [ConcurrencyVariant: [[Double]]] = [:]
+            var variants = workload.variants
+            if dropInLibrary != nil, variants.contains(.defaultExecutor) { variants.append(.defaultDropIn) }
             for _ in 0..<runs {
-                for variant in workload.variants {
-                    if let values = child(variant: variant, workload: workload.name, quick: quick),
+                for variant in variants {
+                    let preload = variant == .defaultDropIn ? dropInLibrary : nil
+                    if let values = child(variant: variant, workload: workload.name, quick: quick, preload: preload),
                        values.count == workload.metrics.count {
                         samples[variant, default: []].append(values)
                         Console.progress(".")
@@ -70,28 +75,34 @@ enum ConcurrencySection {
                     return Statistics.median(runs.map { $0[index] })
                 }
                 let cells = ConcurrencyVariant.allCases.map { variant -> String in
-                    guard workload.variants.contains(variant) else { return "n/a" }
+                    guard variants.contains(variant) else { return "n/a" }
                     return median(variant).map { Format.fixed($0, $0 < 10 ? 2 : 0) } ?? "FAILED"
                 }
                 var ratio: Double?
                 if let base = median(.defaultExecutor), let conveyor = median(.conveyorGlobal), conveyor > 0, base > 0 {
                     ratio = base / conveyor
                 }
+                var dropInRatio: Double?
+                if let base = median(.defaultExecutor), let dropIn = median(.defaultDropIn), dropIn > 0, base > 0 {
+                    dropInRatio = base / dropIn
+                }
                 let label = metric.label.isEmpty ? workload.name : "\(workload.name) \(metric.label)"
-                rows.append(ConcurrencyRow(name: label, unit: metric.unit, cells: cells, ratio: ratio))
+                rows.append(ConcurrencyRow(name: label, unit: metric.unit, cells: cells, ratio: ratio, dropInRatio: dropInRatio))
             }
         }
         return rows
     }
 
-    static let headings = ["workload", "unit", "default executor", "Conveyor executor", "actors on Conveyor queues", "ratio"]
+    static let headings = ["workload", "unit", "default executor", "Conveyor executor", "actors on Conveyor queues",
+                           "default executor, drop-in", "ratio", "drop-in ratio"]
     static func title(runs: Int) -> String {
-        "Swift concurrency (median of \(runs) runs, a fresh process per run; ratio = default executor / Conveyor executor, > 1 means Conveyor is faster)"
+        "Swift concurrency (median of \(runs) runs, a fresh process per run; ratio = default executor / Conveyor executor, "
+            + "drop-in ratio = default executor / the same under Conveyor's drop-in library; > 1 means Conveyor is faster)"
     }
 
     /// The rows as an aligned plain-text table, for the terminal.
     static func text(_ rows: [ConcurrencyRow], runs: Int) -> String {
-        let cells = rows.map { [$0.name, $0.unit] + $0.cells + [$0.ratio.map { Format.fixed($0, 2) } ?? "n/a"] }
+        let cells = rows.map { [$0.name, $0.unit] + $0.cells + [$0.ratio, $0.dropInRatio].map { $0.map { Format.fixed($0, 2) } ?? "n/a" } }
         var widths = headings.map(\.count)
         for line in cells { for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) } }
         func line(_ cells: [String]) -> String {
@@ -105,16 +116,19 @@ enum ConcurrencySection {
 
     /// The rows as a Markdown table, for `--markdown` and README.
     static func markdown(_ rows: [ConcurrencyRow], runs: Int) -> String {
-        var lines = [title(runs: runs), "", "| " + headings.joined(separator: " | ") + " |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+        var lines = [title(runs: runs), "", "| " + headings.joined(separator: " | ") + " |",
+                     "| --- | --- |" + String(repeating: " ---: |", count: headings.count - 2)]
         for row in rows {
-            lines.append("| \(row.name) | \(row.unit) | \(row.cells.joined(separator: " | ")) | \(row.ratio.map { Format.fixed($0, 2) } ?? "n/a") |")
+            let ratios = [row.ratio, row.dropInRatio].map { $0.map { Format.fixed($0, 2) } ?? "n/a" }
+            lines.append("| \(row.name) | \(row.unit) | \(row.cells.joined(separator: " | ")) | \(ratios.joined(separator: " | ")) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// One child run; nil when it failed.
-    private static func child(variant: ConcurrencyVariant, workload: String, quick: Bool) -> [Double]? {
-        let words = [ChildProcess.executable, "--concurrency-child", variant.rawValue, workload] + (quick ? ["--quick"] : [])
+    private static func child(variant: ConcurrencyVariant, workload: String, quick: Bool, preload: String?) -> [Double]? {
+        var words = [ChildProcess.executable, "--concurrency-child", variant.rawValue, workload] + (quick ? ["--quick"] : [])
+        if let preload { words = ["env", "LD_PRELOAD=" + preload] + words }
         guard let (output, status) = ChildProcess.capture(words), status == 0,
               let line = output.split(separator: "\n").last(where: { $0.hasPrefix("values ") }) else { return nil }
         return line.dropFirst("values ".count).split(separator: " ").compactMap { Double($0) }
@@ -129,4 +143,6 @@ struct ConcurrencyRow: Sendable {
     /// One cell per `ConcurrencyVariant`, in `allCases` order.
     let cells: [String]
     let ratio: Double?
+    /// Default executor / default executor under the drop-in library.
+    let dropInRatio: Double?
 }

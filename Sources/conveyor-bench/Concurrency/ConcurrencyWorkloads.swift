@@ -25,6 +25,9 @@ enum ConcurrencyVariant: String, CaseIterable, Sendable {
     case defaultExecutor = "default"
     case conveyorGlobal = "conveyor"
     case queueActors = "queue-actors"
+    /// The default executor again, in a process that preloads Conveyor's drop-in library:
+    /// the toolchain's concurrency runtime, unchanged, on Conveyor through its dispatch calls.
+    case defaultDropIn = "default-drop-in"
 }
 
 /// One Swift concurrency workload: what it measures and how to run it once.
@@ -60,7 +63,7 @@ struct ConcurrencyWorkload: Sendable {
     static let actorPingPong = ConcurrencyWorkload(
         name: "actor-ping-pong",
         summary: "100k round trips between two actors; ns per round trip",
-        metrics: [("", "ns/op")], variants: ConcurrencyVariant.allCases
+        metrics: [("", "ns/op")], variants: [.defaultExecutor, .conveyorGlobal, .queueActors]
     ) { variant, quick in
         let rounds = quick ? 10_000 : 100_000
         let start = BenchClock.now()
