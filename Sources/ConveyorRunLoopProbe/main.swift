@@ -78,7 +78,29 @@ func checkMainActor() -> Never {
     runLoopUntil { box.values == [1, 2] }
 }
 
+/// A repeating timer on the main queue whose handler outlasts its interval, and stops the
+/// run loop: `RunLoop.run` returns (a drain that ran the queue until it was empty ran the
+/// next delivery, then the next, and never came back to the run loop).
+@MainActor
+func checkStopDuringRepeatingTimer() -> Never {
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    let box = Box()
+    timer.schedule(deadline: .now(), repeating: .milliseconds(2))
+    timer.setEventHandler {
+        box.values.append(0)
+        usleep(20_000)
+        RunLoop.current._stop()
+    }
+    timer.resume()
+    // A watchdog: a run loop that never returns fails the probe instead of hanging it.
+    Thread.detachNewThread { sleep(20); exit(3) }
+    _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+    timer.cancel()
+    exit(box.values.count < 5 ? 0 : 4)
+}
+
 let modes: [String: @MainActor () -> Never] = [
+    "stop-during-repeating-timer": checkStopDuringRepeatingTimer,
     "async": checkAsync,
     "sync-from-worker": checkSyncFromWorker,
     "queue-targeting-main": checkQueueTargetingMain,

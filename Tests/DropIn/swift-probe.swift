@@ -105,5 +105,20 @@ RunLoop.main.run(until: Date().addingTimeInterval(0.05))
 check(mainQueueRan, "DispatchQueue.main work runs on the main thread under RunLoop.main")
 check(onMainActor, "MainActor.run runs on the main thread under RunLoop.main")
 
+// A repeating timer on the main queue whose handler outlasts its interval and stops the
+// run loop: the run loop returns (each drain of the main queue runs what was there).
+let slowTimer = DispatchSource.makeTimerSource(queue: .main)
+nonisolated(unsafe) var slowCalls = 0
+slowTimer.schedule(deadline: .now(), repeating: .milliseconds(2))
+slowTimer.setEventHandler {
+    slowCalls += 1
+    usleep(20_000)
+    RunLoop.current._stop()
+}
+slowTimer.resume()
+_ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(20))
+slowTimer.cancel()
+check(slowCalls < 5, "RunLoop.run returns when a slow repeating main-queue timer stops it (\(slowCalls) calls)")
+
 print(failures == 0 ? "PASSED" : "FAILED", "\(failures) failure(s)")
 exit(failures == 0 ? 0 : 1)

@@ -38,7 +38,26 @@ final class MainQueueRunner: @unchecked Sendable {
     /// Whether a drain request sits on libdispatch's main queue, not yet run (at most one).
     private let forwardOutstanding = Atomic<Bool>(false)
 
+    /// Items ever put on the main queue, and ever taken off it by a drain: their
+    /// difference when a drain begins is what that drain runs at most (its snapshot).
+    /// `popped` is touched only by the drain, which runs on one thread at a time.
+    private let enqueuedItems = Atomic<Int>(0)
+    private var poppedItems = 0
+
     private init() {}
+
+    /// An item is about to be pushed onto the main queue.
+    @inline(__always)
+    func noteEnqueued() { enqueuedItems.wrappingAdd(1, ordering: .relaxed) }
+
+    /// The drain took an item off the main queue.
+    @inline(__always)
+    func notePopped() { poppedItems &+= 1 }
+
+    /// How many items a drain that begins now may run: those counted in so far. One whose
+    /// push is still under way may be among them; the drain then finds the list empty and
+    /// ends, and that push wakes the queue again.
+    func itemsAtDrainStart() -> Int { enqueuedItems.load(ordering: .relaxed) &- poppedItems }
 
     /// The main queue has work: wake whoever serves the main thread.
     func signal() {

@@ -30,8 +30,9 @@ extension DispatchQueue {
     final func enqueue(_ job: consuming Job) {
         if kind == .root {
             WorkerPool.shared.submit(job)
-        } else if items.push(job) {
-            wakeup()
+        } else {
+            if kind == .main { MainQueueRunner.shared.noteEnqueued() }
+            if items.push(job) { wakeup() }
         }
     }
 
@@ -128,6 +129,12 @@ extension DispatchQueue {
         DrainFrame.with(self, exclusive: true) {
             let drainedTarget = targetIdentity
             var budget = 256
+            // The main queue drains what was on it when the drain began, then returns to
+            // whoever runs the main thread, as libdispatch's main-queue drain takes a
+            // snapshot: a run loop must see the stop that a block requested (a repeating
+            // timer on the main queue whose handler outlasts its interval always has a next
+            // delivery queued; drained in one go, `RunLoop.run` never returned).
+            var mainSnapshot = kind == .main ? MainQueueRunner.shared.itemsAtDrainStart() : Int.max
             // Items run since the list was last found empty.
             var streak = 0
             while true {
@@ -141,10 +148,15 @@ extension DispatchQueue {
                 // alive by `lingerForMoreItems` reached it and took each item up to 16
                 // pauses late (queue-ping-pong 212-259 -> 262-389 ns per round trip).
                 let linkWait: JobList.LinkWait = budget == 256 ? .none : streak >= 32 ? .streamingIfIdle : .brief
+                if mainSnapshot == 0 { return false }
                 guard let job = items.pop(linkWait: linkWait) else {
                     if !lingerForMoreItems() { return false }
                     streak = 0
                     continue
+                }
+                if kind == .main {
+                    MainQueueRunner.shared.notePopped()
+                    mainSnapshot -= 1
                 }
                 if let waiter = job.syncWaiter {
                     // The waiter takes this drain and runs its work on its own thread;
