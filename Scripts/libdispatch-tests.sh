@@ -257,7 +257,8 @@ run() {
     elif [ -n "$status" ] && [ "$status" -gt 128 ] && [ "$status" -le 192 ]; then
         result="crash $(signal_name $((status - 128)))"
         local why; why=$(grep -m1 -E '^Conveyor: |Fatal error|Assertion .* failed|BUG IN ' "$log" | sed -E 's/^.*Fatal error: //')
-        [ -n "$why" ] && result+=": $why" || { [ -n "$line" ] && result+=" after $line"; }
+        [ -n "$line" ] && result+=" after $line"
+        [ -n "$why" ] && result+=": $why"
     elif [ -n "$line" ]; then
         result="FAIL $line"
     elif [ -n "$status" ]; then
