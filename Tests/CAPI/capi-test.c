@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +504,47 @@ static void test_allocations(void) {
     dispatch_release(queue);
 }
 
+// libdispatch's private DISPATCH_QUEUE_OVERCOMMIT: work on such a global queue (and on
+// queues that target it) always gets a thread. Items that spin until every one of them
+// has started need as many threads as items (libdispatch's dispatch_overcommit test);
+// without overcommit, a pool of one worker per CPU runs the first ones for ever.
+#ifndef DISPATCH_QUEUE_OVERCOMMIT
+#define DISPATCH_QUEUE_OVERCOMMIT 2
+#endif
+
+static atomic_int overcommit_started;
+static int overcommit_items;
+
+static void spin_until_all_started(void *context) {
+    (void)context;
+    atomic_fetch_add(&overcommit_started, 1);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (atomic_load(&overcommit_started) < overcommit_items && now.tv_sec - start.tv_sec < 10);
+}
+
+static void test_overcommit(void) {
+    dispatch_queue_t overcommit = dispatch_get_global_queue(DISPATCH_QUEUE_PRIORITY_DEFAULT, DISPATCH_QUEUE_OVERCOMMIT);
+    CHECK(overcommit != NULL && overcommit != dispatch_get_global_queue(DISPATCH_QUEUE_PRIORITY_DEFAULT, 0),
+          "the overcommitting global queue is its own queue");
+    overcommit_items = 4 * (int)sysconf(_SC_NPROCESSORS_ONLN) + 2;
+    dispatch_group_t group = dispatch_group_create();
+    dispatch_queue_t queues[64];
+    if (overcommit_items > 64) overcommit_items = 64;
+    for (int i = 0; i < overcommit_items; i++) {
+        queues[i] = dispatch_queue_create("capi.overcommit", NULL);
+        dispatch_set_target_queue(queues[i], overcommit);
+        dispatch_group_async_f(group, queues[i], NULL, spin_until_all_started);
+    }
+    CHECK(dispatch_group_wait(group, in_seconds(30)) == 0 && atomic_load(&overcommit_started) == overcommit_items,
+          "%d items that spin until all have started, on serial queues targeting the overcommitting queue, all start (%d did)",
+          overcommit_items, atomic_load(&overcommit_started));
+    for (int i = 0; i < overcommit_items; i++) dispatch_release(queues[i]);
+    dispatch_release(group);
+}
+
 int main(void) {
     test_queues();
     test_specifics();
@@ -510,6 +552,7 @@ int main(void) {
     test_synchronization();
     test_sources();
     test_block_objects();
+    test_overcommit();
     test_allocations();
     // dispatch_main: the program ends from a main-queue block.
     dispatch_async(dispatch_get_main_queue(), ^{

@@ -43,24 +43,28 @@ package func cnv__dispatch_main_queue_callback_4CF(_ message: UnsafeMutableRawPo
 /// `dispatch_queue_set_width`, which Swift concurrency's runtime calls on each of its
 /// global queues with `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS` (-3).
 ///
-/// A width relative to the CPUs (-1 active, -2 physical, -3 logical CPUs) asks that no
-/// more of the queue's work run at once than there are CPUs. Conveyor's pool keeps that
-/// for all work together: it runs one worker per CPU and adds a thread only while one is
-/// blocked, so work blocked (on a semaphore, say) does not count against the CPUs and
-/// cannot starve the rest. libdispatch on Linux counts the blocked work too: with 64
-/// tasks blocked, none of the others start there. Such a width therefore changes nothing
-/// on a concurrent queue here. A width of 1 (or 0) on a serial queue is its width already.
-/// Any other width (a fixed limit above 1, or any width on a serial queue that would make
-/// it concurrent) traps with a message: Conveyor's queues are serial or fully concurrent.
+/// libdispatch reads the width as a 32-bit `int` (a `LONG_MAX` width is -1), takes any
+/// negative one as a count of CPUs (-1 active, -2 physical, -3 and others logical) and
+/// caps the rest at its widest (4094). A width relative to the CPUs asks that no more of
+/// the queue's work run at once than there are CPUs. Conveyor's pool keeps that for all
+/// work together: it runs one worker per CPU and adds a thread only while one is blocked,
+/// so work blocked (on a semaphore, say) does not count against the CPUs and cannot starve
+/// the rest. libdispatch on Linux counts the blocked work too: of 64 tasks that block on a
+/// semaphore, it starts as many as there are CPUs and the others wait for ever. Such a
+/// width, or the widest one, therefore changes nothing on a concurrent queue here, and a
+/// width of 1 (or 0) on a serial queue is its width already. Any other width (a fixed
+/// limit, or a width that would make a serial queue concurrent, on which libdispatch
+/// crashes) traps with a message: Conveyor's queues are serial or fully concurrent.
 @_cdecl("cnv_dispatch_queue_set_width")
 package func cnv_dispatch_queue_set_width(_ handle: UnsafeMutableRawPointer?, _ width: Int) {
     let queue = CObject.queue(handle, "dispatch_queue_set_width")
+    let asInt = Int32(truncatingIfNeeded: width)   // libdispatch's "intentional truncation"
     switch queue.kind {
     case .root, .main:
         fatalError("Conveyor: dispatch_queue_set_width called with a global or the main queue (libdispatch crashes there too)")
-    case .concurrent where width >= -3 && width <= -1:
+    case .concurrent where asInt < 0 || asInt >= 4094:
         return
-    case .serial where width == 0 || width == 1:
+    case .serial where asInt == 0 || asInt == 1:
         return
     case .concurrent, .serial:
         fatalError("Conveyor: dispatch_queue_set_width(\(width)) is not provided for a \(queue.kind) queue; Conveyor's queues are serial or fully concurrent (limit concurrency with a semaphore)")
@@ -107,10 +111,12 @@ package func cnv_dispatch_benchmark_f(_ count: Int, _ context: UnsafeMutableRawP
     return (Clock.monotonicNanoseconds() - start) / UInt64(count)
 }
 
-/// `dispatch_queue_attr_make_with_overcommit`: the attributes unchanged. An overcommitting
-/// queue is the plain one here, as for `dispatch_get_global_queue`'s overcommit flag
-/// (see `cnv_dispatch_get_global_queue`): Conveyor adds a thread whenever a worker blocks.
+/// `dispatch_queue_attr_make_with_overcommit`: a queue made with these attributes and no
+/// target targets the overcommitting global queue of its QoS (its work always gets a
+/// thread, see `DispatchQueue.overcommitRoot(for:)`).
 @_cdecl("cnv_dispatch_queue_attr_make_with_overcommit")
 package func cnv_dispatch_queue_attr_make_with_overcommit(_ attr: UnsafeMutableRawPointer?, _ overcommit: Bool) -> UnsafeMutableRawPointer? {
-    CQueueAttributes.from(attr).handle
+    var attributes = CQueueAttributes.from(attr)
+    attributes.overcommit = overcommit
+    return attributes.handle
 }

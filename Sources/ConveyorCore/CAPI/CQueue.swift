@@ -27,6 +27,9 @@ struct CQueueAttributes: Hashable {
     var inactive = false
     var qosClass = DispatchQoS.QoSClass.unspecified
     var relativePriority = 0
+    /// `dispatch_queue_attr_make_with_overcommit`: the queue targets an overcommitting
+    /// global queue unless given a target.
+    var overcommit = false
 
     /// The layout every attribute handle points at (the static one in C has the same).
     struct Record {
@@ -129,7 +132,8 @@ private func makeQueue(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawP
         label: label.map { String(cString: $0) } ?? "",
         qos: DispatchQoS(qosClass: attributes.qosClass, relativePriority: attributes.relativePriority),
         attributes: flags,
-        target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") })
+        target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") }
+            ?? (attributes.overcommit ? DispatchQueue.overcommitRoot(for: attributes.qosClass.band) : nil))
     let handle = CObject.retainedHandle(queue, kind: .queue)
     CObject.from(handle, "dispatch_queue_create").isRetargetable = retargetable && !attributes.inactive
     return handle
@@ -140,9 +144,12 @@ package func cnv_dispatch_queue_create(_ label: UnsafePointer<CChar>?, _ attr: U
     makeQueue(label, attr, nil, retargetable: true)
 }
 
-/// The immortal boxes of the global queues, one per QoS band.
+/// The immortal boxes of the global queues, one per QoS band, and of the overcommitting ones.
 private let globalQueueObjects: [CObject] = QoSBand.allCases.map {
     CObject(DispatchQueue.root(for: $0), kind: .queue, isGlobal: true)
+}
+private let overcommitQueueObjects: [CObject] = QoSBand.allCases.map {
+    CObject(DispatchQueue.overcommitRoot(for: $0), kind: .queue, isGlobal: true)
 }
 
 @_cdecl("cnv_dispatch_get_global_queue")
@@ -160,12 +167,10 @@ package func cnv_dispatch_get_global_queue(_ identifier: Int, _ flags: UInt) -> 
     }
     // libdispatch takes one flag, its private DISPATCH_QUEUE_OVERCOMMIT (2: a queue whose
     // work always gets a thread, which libdispatch's own tests use), and answers NULL for
-    // any other. Conveyor's pool already starts a thread when its workers block, so the
-    // overcommitting queue is the plain one. The difference that remains: work that spins
-    // without blocking gets no extra thread here (libdispatch's dispatch_overcommit test,
-    // 32 items that spin until all have started, needs one thread per item).
+    // any other.
     if flags & ~2 != 0 { return nil }
-    return Unmanaged.passUnretained(globalQueueObjects[Int(qos.band.rawValue)]).toOpaque()
+    let boxes = flags & 2 != 0 ? overcommitQueueObjects : globalQueueObjects
+    return Unmanaged.passUnretained(boxes[Int(qos.band.rawValue)]).toOpaque()
 }
 
 @_cdecl("cnv_dispatch_queue_get_label")

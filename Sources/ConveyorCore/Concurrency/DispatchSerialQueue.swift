@@ -40,8 +40,8 @@ public final class DispatchSerialQueue: DispatchQueue, SerialExecutor, @unchecke
     }
 
     /// The main queue.
-    override init(specialLabel: String, kind: Kind, band: QoSBand) {
-        super.init(specialLabel: specialLabel, kind: kind, band: band)
+    override init(specialLabel: String, kind: Kind, band: QoSBand, overcommit: Bool = false) {
+        super.init(specialLabel: specialLabel, kind: kind, band: band, overcommit: overcommit)
     }
 
     /// Traps unless the calling code runs on this queue (a block or actor job of this

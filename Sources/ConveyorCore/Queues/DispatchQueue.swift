@@ -98,6 +98,8 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     @usableFromInline var drainJob: QueueDrainJob?
     @usableFromInline let kind: Kind
     @usableFromInline let band: QoSBand
+    /// Whether this is one of the overcommitting global queues (`overcommitRoot(for:)`).
+    @usableFromInline let isOvercommitRoot: Bool
     /// Whether `targetQueue` is a root queue (the common case, with the fast `sync` paths).
     /// Written while the queue is inactive (`retarget`); the `sync` fast paths read it
     /// after an acquiring load of `state` that saw the queue active, so they see the
@@ -137,6 +139,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         requestedRelativePriority = qos.relativePriority
         let resolvedTarget = target ?? DispatchQueue.root(for: qos.qosClass.band)
         band = qos.qosClass == .unspecified ? resolvedTarget.band : qos.qosClass.band
+        isOvercommitRoot = false
         targetWord = Atomic(UInt(bitPattern: Unmanaged.passRetained(resolvedTarget).toOpaque()))
         rootTargeted = Atomic(resolvedTarget.kind == .root)
         state = Atomic(attributes.contains(.initiallyInactive) ? QueueState.inactive : 0)
@@ -144,10 +147,11 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     }
 
     /// A root (global) queue or the main queue.
-    init(specialLabel: String, kind: Kind, band: QoSBand) {
+    init(specialLabel: String, kind: Kind, band: QoSBand, overcommit: Bool = false) {
         label = specialLabel
         self.kind = kind
         self.band = band
+        isOvercommitRoot = overcommit
         requestedQoSClass = band.qosClass
         requestedRelativePriority = 0
         targetWord = Atomic(0)
@@ -208,6 +212,17 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
 
     @usableFromInline
     static func root(for band: QoSBand) -> DispatchQueue { roots[Int(band.rawValue)] }
+
+    /// The overcommitting global queues, one per band: the C API's
+    /// `dispatch_get_global_queue(qos, DISPATCH_QUEUE_OVERCOMMIT)`. Their work, and the
+    /// drains of queues that target them, always gets a thread: while such a job runs the
+    /// pool wants one more runnable worker, as libdispatch starts a thread for each such
+    /// item (its `dispatch_overcommit` test: 32 items that spin until all have started).
+    private static let overcommitRoots: [DispatchQueue] = QoSBand.allCases.map { band in
+        DispatchQueue(specialLabel: "com.apple.root.\(band.labelName)-qos.overcommit", kind: .root, band: band, overcommit: true)
+    }
+
+    static func overcommitRoot(for band: QoSBand) -> DispatchQueue { overcommitRoots[Int(band.rawValue)] }
 
     /// The global concurrent queue for a quality-of-service class. Global queues live for
     /// the whole process; suspending them or their barriers has no effect.

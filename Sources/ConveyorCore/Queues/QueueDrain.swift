@@ -29,6 +29,7 @@ extension DispatchQueue {
     @inline(__always)
     final func enqueue(_ job: consuming Job) {
         if kind == .root {
+            if isOvercommitRoot { job.isOvercommit = true }
             WorkerPool.shared.submit(job)
         } else {
             if kind == .main { MainQueueRunner.shared.noteEnqueued() }
@@ -104,11 +105,21 @@ extension DispatchQueue {
             drainJob = job
         }
         if isRootTargeted {
+            job.isOvercommit = targetsOvercommitRoot
             WorkerPool.shared.submit(job)
         } else {
             let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!
             Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.enqueue(job) }
         }
+    }
+
+    /// Whether this root-targeted queue's target is an overcommitting global queue. Read by
+    /// the holder of the `enqueued` bit, as `targetWord` is in `scheduleOnTarget`.
+    @inline(__always)
+    private final var targetsOvercommitRoot: Bool {
+        let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))
+        guard let target else { return false }
+        return Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.isOvercommitRoot }
     }
 
     /// Runs by the drain job: drain, then hand the queue back.
@@ -248,6 +259,7 @@ extension DispatchQueue {
                     }
                 } else if isRootTargeted {
                     job.redirectQueue = self
+                    job.isOvercommit = targetsOvercommitRoot
                     WorkerPool.shared.submit(job)
                 } else {
                     DrainFrame.with(self, exclusive: false) { job.run(on: self) }

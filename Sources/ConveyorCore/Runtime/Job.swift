@@ -35,6 +35,10 @@ class Job: @unchecked Sendable {
     /// Set while an item of a concurrent queue runs on the pool: the queue gets its width
     /// back when the item is done.
     @exclusivity(unchecked) @usableFromInline final var redirectQueue: DispatchQueue?
+    /// Set when the job comes from an overcommitting global queue (C's
+    /// `DISPATCH_QUEUE_OVERCOMMIT`): while it runs, the pool wants one more runnable worker,
+    /// so such work always gets a thread, even when it spins (`WorkerPool.beginOvercommit`).
+    @exclusivity(unchecked) @usableFromInline final var isOvercommit = false
 
     /// Whether this job stands for a queue being scheduled (its drain). Only such jobs may
     /// use a worker's LIFO slot: the order between different queues is free, while the

@@ -115,9 +115,12 @@ final class Worker: @unchecked Sendable {
                     break
                 }
                 inJob.store(true, ordering: .relaxed)
+                let overcommit = job.isOvercommit
+                if overcommit { pool.beginOvercommit() }
                 // The pool's reference goes on to the job (`runConsumingReference`): the
                 // retain here and the end of `job`'s lifetime right after it cancel out.
                 run(Unmanaged.passRetained(consume job))
+                if overcommit { pool.endOvercommit() }
                 inJob.store(false, ordering: .relaxed)
                 if pool.hasSurplusWorkers {
                     releaseHeldLeaves()

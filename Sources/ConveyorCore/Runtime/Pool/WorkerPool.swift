@@ -50,6 +50,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Extra runnable workers: one per worker the watchdog found blocked where Conveyor
     /// cannot see (set afresh on every watchdog tick, so it falls when blockers return).
     let credit = Atomic<Int>(0)
+    /// Extra runnable workers: one per job of an overcommitting queue running now.
+    let overcommitCredit = Atomic<Int>(0)
     /// Whose turn aging gives next (`popInjection`).
     let aging = AgingTurns()
 
@@ -70,7 +72,22 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Runnable workers wanted now.
     @inline(__always)
-    var target: Int { cpuCount + credit.load(ordering: .relaxed) }
+    var target: Int { cpuCount + credit.load(ordering: .relaxed) + overcommitCredit.load(ordering: .relaxed) }
+
+    /// A job of an overcommitting queue starts on this worker: it may run for ever without
+    /// blocking, so the pool wants one more runnable worker while it runs, and starts or
+    /// wakes one now if work is waiting (submissions made while every wanted worker ran
+    /// only poked the watchdog).
+    func beginOvercommit() {
+        overcommitCredit.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        if hasVisibleWork() { notifyWorkAvailable() }
+    }
+
+    /// The job of an overcommitting queue returned; a worker above the target parks when
+    /// it next looks for work (`hasSurplusWorkers`).
+    func endOvercommit() {
+        overcommitCredit.wrappingSubtract(1, ordering: .relaxed)
+    }
 
     @inline(__always)
     var hasSurplusWorkers: Bool { running.load(ordering: .relaxed) > target }
