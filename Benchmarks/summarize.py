@@ -17,7 +17,8 @@
     python3 Benchmarks/summarize.py --quiet q1.json q2.json q3.json --loaded l1.json l2.json l3.json [--svg chart.svg]
 
 Prints a Markdown table: per row, libdispatch's and Conveyor's medians in the last run of
-each mode and the range of the ratios over the runs, quiet and loaded side by side; then
+each mode and the range of the ratios over the runs, quiet and loaded side by side (and
+the drop-in library's ratios, when the runs measured them); then
 the Swift concurrency rows (default executor / Conveyor's global executor) the same way.
 With --svg, also draws the chart README shows: per row a quiet bar and a loaded bar (the
 last run of each mode), on one log scale, with the range over the runs written beside.
@@ -55,11 +56,12 @@ def concurrency_from_markdown(path):
     return rows
 
 
-def ratio(row):
-    """The row's ratio and whether it is a bound (a side gave up), or (None, False)."""
-    if not row.get("ratio"):
+def ratio(row, key="ratio"):
+    """The row's ratio (or `dropInRatio`) and whether it is a bound (a side gave up), or
+    (None, False)."""
+    if not row.get(key):
         return None, False
-    return row["ratio"]["value"], row["ratio"].get("bound") in ("atLeast", "atMost")
+    return row[key]["value"], row[key].get("bound") in ("atLeast", "atMost")
 
 
 def fmt(value):
@@ -72,8 +74,8 @@ def fmt(value):
     return f"{value:.2f}"
 
 
-def ratio_range(rows):
-    values = [ratio(r) for r in rows if r is not None]
+def ratio_range(rows, key="ratio"):
+    values = [ratio(r, key) for r in rows if r is not None]
     numbers = [v for v, _ in values if v is not None]
     if not numbers:
         return "n/a"
@@ -104,15 +106,20 @@ def main():
     loaded = load(args[args.index("--loaded") + 1:])
     if svg:
         open(svg, "w").write(chart(quiet, loaded))
-    print("| workload | unit | quiet: libdispatch | quiet: Conveyor | quiet ratio | loaded: libdispatch | loaded: Conveyor | loaded ratio |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    # The drop-in columns (the libdispatch build under Conveyor's drop-in library) when the
+    # runs measured them.
+    drop_in = any(r.get("dropInRatio") for run in quiet + loaded for r in run["rows"])
+    extra = " quiet: drop-in ratio | loaded: drop-in ratio |" if drop_in else ""
+    print("| workload | unit | quiet: libdispatch | quiet: Conveyor | quiet ratio | loaded: libdispatch | loaded: Conveyor | loaded ratio |" + extra)
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |" + (" ---: | ---: |" if drop_in else ""))
     for row in quiet[-1]["rows"]:
         name = row["name"]
         q = [next((r for r in run["rows"] if r["name"] == name), None) for run in quiet]
         l = [next((r for r in run["rows"] if r["name"] == name), None) for run in loaded]
         last = l[-1]
+        cells = f" {ratio_range(q, 'dropInRatio')} | {ratio_range(l, 'dropInRatio')} |" if drop_in else ""
         print(f"| {name} | {row['unit']} | {side(row, 'libdispatch')} | {side(row, 'conveyor')} | {ratio_range(q)} | "
-              f"{side(last, 'libdispatch') if last else 'n/a'} | {side(last, 'conveyor') if last else 'n/a'} | {ratio_range(l)} |")
+              f"{side(last, 'libdispatch') if last else 'n/a'} | {side(last, 'conveyor') if last else 'n/a'} | {ratio_range(l)} |" + cells)
     if quiet[-1].get("concurrency"):
         print()
         print("| Swift concurrency | unit | quiet: default executor | quiet: Conveyor executor | quiet ratio | loaded: default | loaded: Conveyor | loaded ratio |")

@@ -23,11 +23,15 @@
 #define QOS_CLASS_USER_INITIATED 0x19
 #endif
 
+// libdispatch's private DISPATCH_QUEUE_OVERCOMMIT.
+#define OVERCOMMIT 2
+
+// `qos`: 0-3 for the classes below; bit 2 asks for the overcommitting global queue.
 static dispatch_queue_t global_queue(int qos) {
     static const long classes[] = {
         QOS_CLASS_BACKGROUND, QOS_CLASS_UTILITY, QOS_CLASS_DEFAULT, QOS_CLASS_USER_INITIATED
     };
-    return dispatch_get_global_queue(classes[qos & 3], 0);
+    return dispatch_get_global_queue(classes[qos & 3], (qos & 4) ? OVERCOMMIT : 0);
 }
 
 void *compose_c_queue_create(const char *label, int concurrent, int inactive, void *target, int qos) {

@@ -120,7 +120,11 @@ final class Runner: @unchecked Sendable {
                 else { queues.append(DispatchQueue.global(qos: classes[spec.qos].qosClass)) }
             } else if program.api == .c {
                 let target = spec.target.map { cQueues[$0] }
-                cQueues.append(compose_c_queue_create(label, spec.serial ? 0 : 1, spec.inactive ? 1 : 0, target, Int32(spec.qos))!)
+                // One C queue in three that target a global queue targets the overcommitting
+                // one (bit 2 of the shim's `qos`), chosen from the program's shape so that
+                // seeds still make the programs they made.
+                let qos = Int32(spec.qos) | (spec.index % 3 == 1 ? 4 : 0)
+                cQueues.append(compose_c_queue_create(label, spec.serial ? 0 : 1, spec.inactive ? 1 : 0, target, qos)!)
             } else {
                 var attributes: DispatchQueue.Attributes = []
                 if !spec.serial { attributes.insert(.concurrent) }

@@ -25,7 +25,8 @@ typedef void (*compose_function_t)(void *context);
 typedef void (*compose_apply_function_t)(void *context, size_t iteration);
 
 /// A queue: serial or concurrent, possibly initially inactive, targeting `target` or,
-/// when it is NULL, the global queue of QoS class index `qos` (0 background ... 3 user-initiated).
+/// when it is NULL, the global queue of QoS class index `qos` (0 background ... 3 user-initiated;
+/// plus 4 for the overcommitting global queue of that class).
 void *compose_c_queue_create(const char *label, int concurrent, int inactive, void *target, int qos);
 /// The global queue of QoS class index `qos`.
 void *compose_c_global(int qos);
