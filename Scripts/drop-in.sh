@@ -85,7 +85,7 @@ compare "Tests/DropIn/xctest-probe.swift" "$out/xctest-probe"
 echo "== the drop-in library refuses what it cannot do, with a message"
 expect_refusal() {
     local name="$1" message="$2"; shift 2
-    timeout 60 "$@" >"$out/refusal.log" 2>&1 && { echo "FAIL $name: the program went on"; failed=1; return; }
+    ( timeout 60 "$@" >"$out/refusal.log" 2>&1; exit $? ) 2>/dev/null && { echo "FAIL $name: the program went on"; failed=1; return; }
     if grep -q "$message" "$out/refusal.log"; then echo "ok   $name"; else echo "FAIL $name: no message"; cat "$out/refusal.log"; failed=1; fi
 }
 expect_refusal "an entry point Conveyor does not provide stops the program, naming it" \
