@@ -46,6 +46,11 @@ runtime=$toolchain/linux
 # Against the toolchain's headers and libdispatch, as any C program on this machine.
 c_flags=(-fblocks -Wall -Werror -O1 -I "$toolchain" -L "$runtime" -ldispatch -lBlocksRuntime -ldl -Wl,-rpath,"$runtime")
 clang "${c_flags[@]}" Tests/DropIn/abi-probe.c -o "$out/abi-probe"
+# The same, position-dependent (as GCC builds executables by default on x86-64): the
+# executable copies libdispatch's data objects into itself at load time.
+clang "${c_flags[@]}" -fno-pic -no-pie Tests/DropIn/abi-probe.c -o "$out/abi-probe-no-pie"
+readelf -W -r "$out/abi-probe-no-pie" | grep -q "R_X86_64_COPY.*_dispatch_main_q" || [ "$(uname -m)" != x86_64 ] \
+    || { echo "abi-probe-no-pie has no copy relocation of _dispatch_main_q: it tests nothing"; exit 1; }
 clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
 for test in capi-test data-io-test lifetime-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
 clang "${c_flags[@]}" Examples/C/chapter.c -o "$out/chapter"
@@ -72,6 +77,7 @@ compare() {
 
 echo "== programs built against the toolchain's libdispatch, Dispatch, Foundation and XCTest"
 compare "Tests/DropIn/abi-probe.c" "$out/abi-probe"
+compare "Tests/DropIn/abi-probe.c, -no-pie" "$out/abi-probe-no-pie"
 compare "Tests/CAPI/capi-test.c" "$out/capi-test"
 compare "Tests/CAPI/data-io-test.c" "$out/data-io-test"
 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MALLOC_PERTURB_=85 compare "Tests/CAPI/lifetime-test.c" "$out/lifetime-test"

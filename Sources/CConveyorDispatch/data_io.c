@@ -20,15 +20,31 @@
 // during the call and not copied.
 #include <dispatch/dispatch.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include "blocks_runtime.h"
 
 // The destructor constants: blocks compared by address, never run. The third is
 // libdispatch's private DISPATCH_DATA_DESTRUCTOR_NONE (the buffer is used in place and
 // outlives the object), exported for programs built against libdispatch's headers: as
 // a custom destructor that does nothing it behaves exactly so.
-const dispatch_block_t _dispatch_data_destructor_free = ^{};
-const dispatch_block_t _dispatch_data_destructor_munmap = ^{};
-const dispatch_block_t cnv__dispatch_data_destructor_none = ^{};
+// Each is a global block made by hand under an exported name, so that the drop-in
+// library's variables under libdispatch's names (Sources/CConveyorDropIn/DropIn.c) can
+// hold the same address: a variable that is only an alias of these ones would have no
+// size, and a program that copies it at load time would copy nothing.
+struct global_block_descriptor { unsigned long reserved; unsigned long size; };
+struct global_block { void *isa; int flags; int reserved; void (*invoke)(void *); const struct global_block_descriptor *descriptor; };
+extern void *_NSConcreteGlobalBlock[32];
+enum { BLOCK_IS_GLOBAL = 1 << 28 };
+static void do_nothing(void *block) { (void)block; }
+static const struct global_block_descriptor do_nothing_descriptor = { 0, sizeof(struct global_block) };
+#define DESTRUCTOR_BLOCK(name) \
+    struct global_block name = { _NSConcreteGlobalBlock, BLOCK_IS_GLOBAL, 0, do_nothing, &do_nothing_descriptor }
+DESTRUCTOR_BLOCK(cnv_data_destructor_free_block);
+DESTRUCTOR_BLOCK(cnv_data_destructor_munmap_block);
+DESTRUCTOR_BLOCK(cnv_data_destructor_none_block);
+const dispatch_block_t _dispatch_data_destructor_free = (dispatch_block_t)(void *)&cnv_data_destructor_free_block;
+const dispatch_block_t _dispatch_data_destructor_munmap = (dispatch_block_t)(void *)&cnv_data_destructor_munmap_block;
+const dispatch_block_t cnv__dispatch_data_destructor_none = (dispatch_block_t)(void *)&cnv_data_destructor_none_block;
 
 enum { DESTROY_COPY = 0, DESTROY_FREE = 1, DESTROY_UNMAP = 2, DESTROY_BLOCK = 3 };   // CDataDestructor
 
@@ -168,7 +184,7 @@ dispatch_data_t cnv_dispatch_data_create_f(const void *buffer, size_t size, disp
         constant == cnv__dispatch_data_destructor_none)
         return dispatch_data_create(buffer, size, queue, constant);
     struct function_destructor *record = malloc(sizeof *record);
-    if (!record) abort();
+    if (!record) { fputs("Conveyor: out of memory in dispatch_data_create_f\n", stderr); abort(); }
     record->function = destructor;
     record->buffer = buffer;
     return cnv_capi_data_create(buffer, size, queue, DESTROY_BLOCK, record, run_function_destructor);
@@ -177,7 +193,7 @@ dispatch_data_t cnv_dispatch_data_create_f(const void *buffer, size_t size, disp
 // A buffer of `size` bytes owned by the new object, returned through `buffer`.
 dispatch_data_t cnv_dispatch_data_create_alloc(size_t size, void **buffer) {
     void *bytes = size ? malloc(size) : NULL;
-    if (size && !bytes) abort();
+    if (size && !bytes) { fputs("Conveyor: out of memory in dispatch_data_create_alloc\n", stderr); abort(); }
     if (buffer) *buffer = bytes;
     return cnv_capi_data_create(bytes, size, NULL, DESTROY_FREE, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,9 +129,51 @@ UNPROVIDED(dispatch_workloop_set_qos_class_floor, WORKLOOP)
 
 // MARK: data symbols
 
+// libdispatch's data symbols, defined here at libdispatch's sizes rather than as aliases of
+// the C API's (an alias has no size). An executable built without position-independent
+// access (GCC's default on x86-64, `-no-pie`) copies such an object into itself at load
+// time, `min(its size, ours)` bytes, and from then on every reference in the process,
+// this library's included, is to that copy: it must be complete. The C API knows its
+// static objects by their first words (Sources/CConveyorDispatch/statics.c): a tag, and
+// for a source type its number; the tags match `CStaticTag`, the numbers `CSourceType`.
+// The rest of each object is padding to libdispatch's size. `register_statics` registers
+// the main queue and the empty data as the program sees them (`dispatch_get_current_queue()`
+// and the data calls answer those addresses).
+enum { TAG_MAIN_QUEUE = 1, TAG_QUEUE_ATTRIBUTES = 2, TAG_SOURCE_TYPE = 3, TAG_DATA_EMPTY = 4 };
+
+#define DATA_OBJECT(name, size, ...) \
+    __attribute__((visibility("default"))) struct { uintptr_t words[(size) / sizeof(uintptr_t)]; } name = { { __VA_ARGS__ } }
+
+DATA_OBJECT(_dispatch_main_q, 128, TAG_MAIN_QUEUE);
+DATA_OBJECT(_dispatch_queue_attr_concurrent, 64512, TAG_QUEUE_ATTRIBUTES, 1);
+DATA_OBJECT(_dispatch_data_empty, 80, TAG_DATA_EMPTY);
+DATA_OBJECT(_dispatch_source_type_data_add, 48, TAG_SOURCE_TYPE, 1);
+DATA_OBJECT(_dispatch_source_type_data_or, 48, TAG_SOURCE_TYPE, 2);
+DATA_OBJECT(_dispatch_source_type_data_replace, 48, TAG_SOURCE_TYPE, 3);
+DATA_OBJECT(_dispatch_source_type_read, 48, TAG_SOURCE_TYPE, 8);
+DATA_OBJECT(_dispatch_source_type_signal, 48, TAG_SOURCE_TYPE, 9);
+DATA_OBJECT(_dispatch_source_type_timer, 48, TAG_SOURCE_TYPE, 10);
+DATA_OBJECT(_dispatch_source_type_write, 48, TAG_SOURCE_TYPE, 12);
 // libdispatch's private interval timer type. Not provided: dispatch_source_create answers
-// NULL for it, as libdispatch does for a type it does not know (the record's layout is
-// the C API's source types', Sources/CConveyorDispatch/statics.c).
-struct dispatch_source_type_s { unsigned long tag; unsigned long type; };
-__attribute__((visibility("default")))
-const struct dispatch_source_type_s _dispatch_source_type_interval = { 3, 0 };
+// NULL for it (type 0), as libdispatch does for a type it does not know.
+DATA_OBJECT(_dispatch_source_type_interval, 48, TAG_SOURCE_TYPE, 0);
+
+// The data destructors: variables holding the address of the C API's own constant blocks
+// (Sources/CConveyorDispatch/data_io.c), which its calls compare against.
+#define DESTRUCTOR(name, block) \
+    extern char block[]; \
+    __attribute__((visibility("default"))) const void *const name = block
+
+DESTRUCTOR(_dispatch_data_destructor_free, cnv_data_destructor_free_block);
+DESTRUCTOR(_dispatch_data_destructor_munmap, cnv_data_destructor_munmap_block);
+DESTRUCTOR(_dispatch_data_destructor_none, cnv_data_destructor_none_block);
+
+void cnv_capi_register_drop_in_main_queue(void *handle);
+void cnv_capi_register_drop_in_data_empty(void *handle);
+
+// Taken through the global offset table (the names are interposable): the program's
+// copies when it made copies.
+__attribute__((constructor)) static void register_statics(void) {
+    cnv_capi_register_drop_in_main_queue(&_dispatch_main_q);
+    cnv_capi_register_drop_in_data_empty(&_dispatch_data_empty);
+}

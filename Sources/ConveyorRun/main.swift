@@ -46,9 +46,14 @@ if arguments.count < 2 || arguments[1] == "--help" || arguments[1] == "-h" {
     exit(arguments.count < 2 ? 2 : 0)
 }
 
-let library: String
+var library: String
 if let chosen = getenv("CONVEYOR_DROP_IN") {
     library = String(cString: chosen)
+    // Absolute: the program and its children may run in another directory.
+    if let resolved = realpath(chosen, nil) {
+        library = String(cString: resolved)
+        free(resolved)
+    }
 } else if let directory = executableDirectory() {
     library = directory + "/libConveyorDropIn.so"
 } else {

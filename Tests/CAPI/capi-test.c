@@ -545,6 +545,63 @@ static void test_overcommit(void) {
     dispatch_release(group);
 }
 
+// After overcommitting work, and while such work blocks, plain CPU-bound work still runs
+// on no more workers than there are CPUs (plus one for a transient: a worker that found
+// itself above the target finishes its job before it parks): an overcommit job's extra
+// worker lasts while it runs and is not blocked.
+static atomic_int plain_running, plain_most;
+
+static void plain_spin(void *context) {
+    (void)context;
+    int now = atomic_fetch_add(&plain_running, 1) + 1;
+    int most = atomic_load(&plain_most);
+    while (now > most && !atomic_compare_exchange_weak(&plain_most, &most, now)) {}
+    struct timespec start, at;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do { clock_gettime(CLOCK_MONOTONIC, &at); } while ((at.tv_sec - start.tv_sec) * 1000000000L + (at.tv_nsec - start.tv_nsec) < 30000000L);
+    atomic_fetch_sub(&plain_running, 1);
+}
+
+static int most_plain_spinners(void) {
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    atomic_store(&plain_most, 0);
+    dispatch_group_t group = dispatch_group_create();
+    for (int i = 0; i < 4 * cpus; i++) dispatch_group_async_f(group, dispatch_get_global_queue(0, 0), NULL, plain_spin);
+    dispatch_group_wait(group, DISPATCH_TIME_FOREVER);
+    dispatch_release(group);
+    return atomic_load(&plain_most);
+}
+
+static void nothing_at_all(void *context) { (void)context; }
+
+static void wait_at_gate(void *context) {
+    dispatch_semaphore_t *pair = context;
+    dispatch_semaphore_signal(pair[0]);
+    dispatch_semaphore_wait(pair[1], DISPATCH_TIME_FOREVER);
+}
+
+static void test_overcommit_bounds(void) {
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    dispatch_queue_t overcommit = dispatch_get_global_queue(0, DISPATCH_QUEUE_OVERCOMMIT);
+    dispatch_group_t group = dispatch_group_create();
+    for (int i = 0; i < 200; i++) dispatch_group_async_f(group, overcommit, NULL, nothing_at_all);
+    dispatch_group_wait(group, DISPATCH_TIME_FOREVER);
+    int most = most_plain_spinners();
+    CHECK(most <= cpus + 1, "after overcommitting work, plain CPU-bound work runs on at most %d workers (%d)", cpus + 1, most);
+
+    enum { BLOCKED = 8 };
+    dispatch_semaphore_t pair[2] = { dispatch_semaphore_create(0), dispatch_semaphore_create(0) };
+    for (int i = 0; i < BLOCKED; i++) dispatch_group_async_f(group, overcommit, pair, wait_at_gate);
+    int started = 0;
+    while (started < BLOCKED && dispatch_semaphore_wait(pair[0], in_seconds(10)) == 0) started++;
+    most = most_plain_spinners();
+    CHECK(started == BLOCKED && most <= cpus + 1,
+          "while %d overcommitting jobs block, plain CPU-bound work runs on at most %d workers (%d)", started, cpus + 1, most);
+    for (int i = 0; i < BLOCKED; i++) dispatch_semaphore_signal(pair[1]);
+    dispatch_group_wait(group, DISPATCH_TIME_FOREVER);
+    dispatch_release(group);
+}
+
 int main(void) {
     test_queues();
     test_specifics();
@@ -553,6 +610,7 @@ int main(void) {
     test_sources();
     test_block_objects();
     test_overcommit();
+    test_overcommit_bounds();
     test_allocations();
     // dispatch_main: the program ends from a main-queue block.
     dispatch_async(dispatch_get_main_queue(), ^{

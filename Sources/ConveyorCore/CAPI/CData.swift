@@ -42,6 +42,14 @@ private let emptyDataHandleWord = Atomic<UInt>(0)
 
 @_cdecl("cnv_capi_register_data_empty")
 package func cnv_capi_register_data_empty(_ handle: UnsafeMutableRawPointer?) {
+    // The first registration wins, as for the main queue (`cnv_capi_register_main_queue`).
+    _ = emptyDataHandleWord.compareExchange(expected: 0, desired: UInt(bitPattern: handle), ordering: .acquiringAndReleasing)
+}
+
+/// The drop-in library's `_dispatch_data_empty`, as the program sees it: the handle data
+/// calls answer for no bytes from then on.
+@_cdecl("cnv_capi_register_drop_in_data_empty")
+package func cnv_capi_register_drop_in_data_empty(_ handle: UnsafeMutableRawPointer?) {
     emptyDataHandleWord.store(UInt(bitPattern: handle), ordering: .releasing)
 }
 

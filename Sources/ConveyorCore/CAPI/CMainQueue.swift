@@ -20,6 +20,16 @@ private let mainQueueHandleWord = Atomic<UInt>(0)
 
 @_cdecl("cnv_capi_register_main_queue")
 package func cnv_capi_register_main_queue(_ handle: UnsafeMutableRawPointer?) {
+    // The first registration wins: the drop-in library registers its own object (under
+    // libdispatch's name) over this one, whichever constructor runs first.
+    _ = mainQueueHandleWord.compareExchange(expected: 0, desired: UInt(bitPattern: handle), ordering: .acquiringAndReleasing)
+}
+
+/// The drop-in library's main queue object, `_dispatch_main_q` as the program sees it (its
+/// own copy, when the executable copied the object at load time): the handle that
+/// `dispatch_get_current_queue()` answers from then on.
+@_cdecl("cnv_capi_register_drop_in_main_queue")
+package func cnv_capi_register_drop_in_main_queue(_ handle: UnsafeMutableRawPointer?) {
     mainQueueHandleWord.store(UInt(bitPattern: handle), ordering: .releasing)
 }
 

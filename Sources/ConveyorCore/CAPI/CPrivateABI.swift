@@ -51,10 +51,11 @@ package func cnv__dispatch_main_queue_callback_4CF(_ message: UnsafeMutableRawPo
 /// so work blocked (on a semaphore, say) does not count against the CPUs and cannot starve
 /// the rest. libdispatch on Linux counts the blocked work too: of 64 tasks that block on a
 /// semaphore, it starts as many as there are CPUs and the others wait for ever. Such a
-/// width, or the widest one, therefore changes nothing on a concurrent queue here, and a
-/// width of 1 (or 0) on a serial queue is its width already. Any other width (a fixed
-/// limit, or a width that would make a serial queue concurrent, on which libdispatch
-/// crashes) traps with a message: Conveyor's queues are serial or fully concurrent.
+/// width, or the widest one, therefore changes nothing on a concurrent queue here. On a
+/// serial queue libdispatch crashes for any width ("Cannot set width of a serial queue");
+/// here a width of 1 (or 0) is accepted as the width it has. Any other width traps with a
+/// message: a fixed limit, a serial width on a concurrent queue (which libdispatch allows),
+/// or a wider one on a serial queue. Conveyor's queues are serial or fully concurrent.
 @_cdecl("cnv_dispatch_queue_set_width")
 package func cnv_dispatch_queue_set_width(_ handle: UnsafeMutableRawPointer?, _ width: Int) {
     let queue = CObject.queue(handle, "dispatch_queue_set_width")

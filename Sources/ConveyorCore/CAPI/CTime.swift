@@ -61,6 +61,9 @@ enum CTime {
     }
 }
 
+/// `dispatch_time`: `when` plus `delta` nanoseconds, on `when`'s clock. A time on the clock
+/// that counts sleep (bit 63 alone) comes back as a monotonic time (see `CTime.decode`),
+/// where libdispatch keeps its clock: the two differ only across a suspend of the machine.
 @_cdecl("cnv_dispatch_time")
 package func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
     switch CTime.decode(when) {

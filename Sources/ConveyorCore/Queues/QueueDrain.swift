@@ -29,7 +29,7 @@ extension DispatchQueue {
     @inline(__always)
     final func enqueue(_ job: consuming Job) {
         if kind == .root {
-            if isOvercommitRoot { job.isOvercommit = true }
+            job.isOvercommit = isOvercommitRoot   // assigned: a recycled job may carry an old flag
             WorkerPool.shared.submit(job)
         } else {
             if kind == .main { MainQueueRunner.shared.noteEnqueued() }
@@ -145,7 +145,9 @@ extension DispatchQueue {
             // snapshot: a run loop must see the stop that a block requested (a repeating
             // timer on the main queue whose handler outlasts its interval always has a next
             // delivery queued; drained in one go, `RunLoop.run` never returned).
-            var mainSnapshot = kind == .main ? MainQueueRunner.shared.itemsAtDrainStart() : Int.max
+            // At least one: a count that fell behind (a push that bypassed `enqueue`) must
+            // not leave the queue draining nothing for ever.
+            var mainSnapshot = kind == .main ? max(1, MainQueueRunner.shared.itemsAtDrainStart()) : Int.max
             // Items run since the list was last found empty.
             var streak = 0
             while true {

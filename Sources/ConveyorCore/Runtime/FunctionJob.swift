@@ -40,6 +40,7 @@ final class FunctionJob: RecycledJob, @unchecked Sendable {
         if let job = JobCache.withCurrent({ $0.takeFunctionJob() }) {
             job.band = band
             job.isBarrier = isBarrier
+            job.isOvercommit = false   // the last use may have come from an overcommitting queue
             job.group = group.map(Unmanaged.passUnretained)
             job.function = function
             job.context = context

@@ -174,6 +174,7 @@ final class ClosureJob: RecycledJob, @unchecked Sendable {
         if let job = JobCache.withCurrent({ $0.take() }) {
             job.band = band
             job.isBarrier = isBarrier
+            job.isOvercommit = false   // the last use may have come from an overcommitting queue
             job.group = group.map(Unmanaged.passUnretained)
             job.body = body
             return job

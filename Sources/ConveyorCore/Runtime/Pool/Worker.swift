@@ -39,6 +39,9 @@ final class Worker: @unchecked Sendable {
     // Owner-thread state.
     var isSearching = false
     var isBlocked = false
+    /// Set while this worker runs a job of an overcommitting queue (`Job.isOvercommit`):
+    /// the pool's `overcommitCredit` counts it, except while it is blocked.
+    var runsOvercommit = false
     var tick: UInt32 = 0
     var lifoStreak = 0
     var currentNice: Int32 = 0
@@ -116,11 +119,17 @@ final class Worker: @unchecked Sendable {
                 }
                 inJob.store(true, ordering: .relaxed)
                 let overcommit = job.isOvercommit
-                if overcommit { pool.beginOvercommit() }
+                if overcommit {
+                    runsOvercommit = true
+                    pool.beginOvercommit()
+                }
                 // The pool's reference goes on to the job (`runConsumingReference`): the
                 // retain here and the end of `job`'s lifetime right after it cancel out.
                 run(Unmanaged.passRetained(consume job))
-                if overcommit { pool.endOvercommit() }
+                if overcommit {
+                    pool.endOvercommit()
+                    runsOvercommit = false
+                }
                 inJob.store(false, ordering: .relaxed)
                 if pool.hasSurplusWorkers {
                     releaseHeldLeaves()

@@ -44,6 +44,7 @@ extension WorkerPool {
         let count = slotCount.load(ordering: .acquiring)
         while watched.count < count { watched.append(WatchedWorker()) }
         var blockedCount = 0
+        var blockedOvercommit = 0
         for index in 0..<count {
             let worker = worker(at: index)
             let progress = worker.progress.load(ordering: .relaxed)
@@ -72,6 +73,12 @@ extension WorkerPool {
                 if seen.sleepingTicks >= 2 { seen.blocked = true }
             }
             guard seen.blocked else { continue }
+            // A blocked job of an overcommitting queue gives back its credit instead of
+            // adding one (as in `willBlock`).
+            if worker.runsOvercommit {
+                blockedOvercommit += 1
+                continue
+            }
             blockedCount += 1
             // Nobody else may run the blocked worker's LIFO job: hand it to the pool.
             if worker.lifoSlot.load(ordering: .relaxed) != nil,
@@ -80,7 +87,7 @@ extension WorkerPool {
             }
         }
         let room = max(0, maxThreads - cpuCount)
-        credit.store(min(blockedCount, room), ordering: .relaxed)
+        credit.store(min(blockedCount, room) - blockedOvercommit, ordering: .relaxed)
         if hasVisibleWork() && running.load(ordering: .sequentiallyConsistent) < target {
             wakeOrStartWorker()
         }

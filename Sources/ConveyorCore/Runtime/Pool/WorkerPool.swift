@@ -48,7 +48,9 @@ final class WorkerPool: @unchecked Sendable {
     /// Pool threads alive now.
     let liveThreads = Atomic<Int>(0)
     /// Extra runnable workers: one per worker the watchdog found blocked where Conveyor
-    /// cannot see (set afresh on every watchdog tick, so it falls when blockers return).
+    /// cannot see (set afresh on every watchdog tick, so it falls when blockers return),
+    /// less one per blocked job of an overcommitting queue (whose `overcommitCredit` must
+    /// not buy a thread while it sleeps).
     let credit = Atomic<Int>(0)
     /// Extra runnable workers: one per job of an overcommitting queue running now.
     let overcommitCredit = Atomic<Int>(0)
