@@ -37,8 +37,7 @@ enum ChildProcess {
     /// column: the libdispatch build under libConveyorDropIn.so).
     static func run(library: String, workload: String, counting: Bool, arguments: [String],
                     preload: String? = nil) -> Outcome {
-        var words = [executable, "--child", library, workload] + arguments
-        if let preload { words = ["env", "LD_PRELOAD=" + preload] + words }
+        var words = preloading(preload, [executable, "--child", library, workload] + arguments)
         if counting { words.append("--count-allocations") }
         guard let (output, status) = capture(words) else {
             return Outcome(failure: "cannot start a child: \(String(cString: strerror(errno)))")
@@ -49,6 +48,11 @@ enum ChildProcess {
         let signal = status & 0x7f
         let why = signal != 0 ? "killed by signal \(signal)" : "exited with status \((status >> 8) & 0xff)"
         return Outcome(failure: "child process \(why) without a result")
+    }
+
+    /// `words` run with `library` first in LD_PRELOAD (through `env`), or as they are.
+    static func preloading(_ library: String?, _ words: [String]) -> [String] {
+        library.map { ["env", "LD_PRELOAD=" + $0] + words } ?? words
     }
 
     /// Runs as the child: the one workload named in `options.child`, once, from `catalog`;

@@ -127,8 +127,8 @@ enum ConcurrencySection {
 
     /// One child run; nil when it failed.
     private static func child(variant: ConcurrencyVariant, workload: String, quick: Bool, preload: String?) -> [Double]? {
-        var words = [ChildProcess.executable, "--concurrency-child", variant.rawValue, workload] + (quick ? ["--quick"] : [])
-        if let preload { words = ["env", "LD_PRELOAD=" + preload] + words }
+        let words = ChildProcess.preloading(
+            preload, [ChildProcess.executable, "--concurrency-child", variant.rawValue, workload] + (quick ? ["--quick"] : []))
         guard let (output, status) = ChildProcess.capture(words), status == 0,
               let line = output.split(separator: "\n").last(where: { $0.hasPrefix("values ") }) else { return nil }
         return line.dropFirst("values ".count).split(separator: " ").compactMap { Double($0) }

@@ -76,27 +76,6 @@ final class WorkerPool: @unchecked Sendable {
     @inline(__always)
     var target: Int { cpuCount + credit.load(ordering: .relaxed) + overcommitCredit.load(ordering: .relaxed) }
 
-    /// A job of an overcommitting queue starts on this worker: it may run for ever without
-    /// blocking, so the pool wants one more runnable worker while it runs, and starts or
-    /// wakes one now if work is waiting (submissions made while every wanted worker ran
-    /// only poked the watchdog).
-    ///
-    /// Dekker pairing with `notifyWorkAvailable`: a submitter publishes its job, fences,
-    /// then reads the target (this credit); here the credit is raised, fenced, then the
-    /// queues are read. A submitter that read the old credit (and only poked the watchdog)
-    /// published its job before its fence, so this look finds it and wakes a worker.
-    func beginOvercommit() {
-        overcommitCredit.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
-        if hasVisibleWork(includingLIFO: true) { notifyWorkAvailable() }
-    }
-
-    /// The job of an overcommitting queue returned; a worker above the target parks when
-    /// it next looks for work (`hasSurplusWorkers`).
-    func endOvercommit() {
-        overcommitCredit.wrappingSubtract(1, ordering: .relaxed)
-    }
-
     @inline(__always)
     var hasSurplusWorkers: Bool { running.load(ordering: .relaxed) > target }
 
