@@ -14,6 +14,9 @@
 import Conveyor
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct SerialQueueTests {
     @Test func tasksStartInFIFOOrderOneAtATime() {
@@ -114,6 +117,30 @@ import Testing
             for _ in 0..<5_000 { queue.sync { box.value += 1 } }
         }
         #expect(queue.sync { box.value } == 80_000)
+    }
+
+    /// Every pool worker may be blocked in `sync` on one serial queue: the drain must reach
+    /// the next waiter from the thread that gives it up (or from the waiter itself), never
+    /// through a drain job that needs a free worker. It did: a waiter that linked itself
+    /// just after the holder looked, or just after the holder let the queue go, scheduled
+    /// the drain on the pool, where no worker was left to run it once all of them (up to
+    /// the thread limit) waited on that queue (found under the drop-in library, where
+    /// every `sync` is slower; 10 of 40 runs hung).
+    @Test func syncFromEveryBlockedWorkerReachesTheNextWaiter() {
+        let concurrent = DispatchQueue(label: "fan-out", attributes: .concurrent)
+        let serial = DispatchQueue(label: "contended")
+        final class Box: @unchecked Sendable { var value = 0 }
+        for round in 0..<50 {
+            let group = DispatchGroup()
+            let box = Box()
+            // Each holder yields its CPU, so callers pile up behind the first one while it
+            // holds the queue from the idle fast path, and behind each one handed it after.
+            for index in 0..<1000 { concurrent.async(group: group) { serial.sync { box.value += index; sched_yield() } } }
+            let finished = group.wait(timeout: deadline()) == .success
+            #expect(finished, "round \(round): the group never emptied")
+            if !finished { return }
+            #expect(serial.sync { box.value } == 499_500)
+        }
     }
 
     @Test func queueIsFreedAfterItsWorkAndLastReference() {

@@ -39,7 +39,9 @@ extension DispatchQueue {
             let desired = current - QueueState.suspendUnit
             let (done, seen) = state.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if done {
-                if !QueueState(raw: desired).isStopped && !items.isEmpty { wakeup() }
+                // `sync` callers waiting at the head are granted from here, not by a drain job
+                // that needs a free worker (every worker may be one of those callers).
+                if !QueueState(raw: desired).isStopped && !items.isEmpty { wakeupGrantingWaiters() }
                 return
             }
             current = seen
@@ -49,7 +51,7 @@ extension DispatchQueue {
     final func activateQueue() {
         let before = QueueState(raw: state.bitwiseAnd(~QueueState.inactive, ordering: .acquiringAndReleasing).oldValue)
         guard before.isInactive else { return }
-        if before.suspendCount == 0 && !items.isEmpty { wakeup() }
+        if before.suspendCount == 0 && !items.isEmpty { wakeupGrantingWaiters() }
     }
 
     final func retarget(to newTarget: DispatchQueue?) {

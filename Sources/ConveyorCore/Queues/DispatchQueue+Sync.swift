@@ -59,7 +59,9 @@ extension DispatchQueue {
         case .serial where isRootTargeted:
             if seen == 0 && items.isEmpty
                 && state.compareExchange(expected: 0, desired: QueueState.enqueued, ordering: .acquiring).exchanged {
-                defer { finish(ownsRetain: false) }
+                // A `sync` caller that came meanwhile gets the drain from here, not from a
+                // drain job on the pool: every worker may be such a caller (`finish`).
+                defer { finish(ownsRetain: false, grantingWaitersHere: true) }
                 if isRootTargeted { return try DrainFrame.with(self, exclusive: true) { try work() } }
             }
         case .concurrent where isRootTargeted:

@@ -42,14 +42,16 @@ extension DispatchQueue {
     @usableFromInline
     final func wakeup() { wakeup(grantingWaitersHere: false) }
 
-    /// `wakeup`, but when this call takes the `enqueued` bit of a concurrent queue, the
-    /// calling thread first grants the `sync` waiters at the head of the list itself (no
-    /// user code runs: each grant is a store and a futex wake), and the drain goes to the
-    /// target only for the `async` items behind them. A reader/writer pattern of `sync`
-    /// calls then costs one wake-up per waiter, as libdispatch's direct hand-off to sync
-    /// waiters does, instead of a pool worker woken to grant it (reader-writer-sync).
+    /// `wakeup`, but when this call takes the `enqueued` bit, the calling thread first
+    /// grants the `sync` waiters at the head of the list itself (no user code runs: each
+    /// grant is a store and a futex wake; on a serial queue the first waiter gets the
+    /// drain, and may be the caller), and the drain goes to the target only for the
+    /// `async` items behind them. A reader/writer pattern of `sync` calls then costs one
+    /// wake-up per waiter, as libdispatch's direct hand-off to sync waiters does, instead
+    /// of a pool worker woken to grant it (reader-writer-sync), and a waiter never needs
+    /// a free worker to be granted (every worker may be waiting in `sync` on this queue).
     @usableFromInline
-    final func wakeupGrantingWaiters() { wakeup(grantingWaitersHere: kind == .concurrent) }
+    final func wakeupGrantingWaiters() { wakeup(grantingWaitersHere: true) }
 
     @inline(__always)
     private final func wakeup(grantingWaitersHere: Bool) {
@@ -296,8 +298,9 @@ extension DispatchQueue {
     /// Ends a drain: schedule again if work can start now, else clear `enqueued` (unless
     /// a racing wakeup set `dirty`, in which case look again).
     /// With `grantingWaitersHere` (the caller is not a drain job, see
-    /// `wakeupGrantingWaiters`), the `sync` waiters at the head are granted here, and the
-    /// drain is scheduled only for an `async` item.
+    /// `wakeupGrantingWaiters`), the `sync` waiters at the head are granted here (on a
+    /// serial queue, the drain itself goes to the first one), and the drain is scheduled
+    /// only for an `async` item.
     @usableFromInline
     final func finish(ownsRetain: Bool, grantingWaitersHere: Bool = false) {
         var current = state.load(ordering: .acquiring)
@@ -309,7 +312,12 @@ extension DispatchQueue {
                 continue
             }
             if canStartWork(QueueState(raw: current)) {
-                if grantingWaitersHere, items.peekFirst()?.isSelfServedSyncWaiter == true {
+                if grantingWaitersHere, let head = items.peekFirst(), let waiter = head.syncWaiter,
+                   !waiter.runsByProxy {
+                    if kind == .serial {
+                        handDrainToSyncWaiter(waiter, ownsRetain: ownsRetain)
+                        return
+                    }
                     drainConcurrent(waitersOnly: true)
                     current = state.load(ordering: .acquiring)
                     continue
@@ -326,6 +334,19 @@ extension DispatchQueue {
             }
             current = seen
         }
+    }
+
+    /// Gives a serial queue's drain, which the caller holds, to the `sync` waiter at the
+    /// head of its list: one wake-up, as libdispatch's barrier hand-off to a sync waiter.
+    /// The waiter then owns the `enqueued` bit and the retain that goes with it (taken
+    /// here if the caller held the drain without one), and ends the drain itself
+    /// (`endSyncDrain`). Never through a drain job on the target: when every worker of
+    /// the pool waits in `sync` on this queue, no worker is left to run one.
+    final func handDrainToSyncWaiter(_ waiter: SyncWaiter, ownsRetain: Bool) {
+        let taken = items.pop()
+        if !ownsRetain { _ = Unmanaged.passRetained(self) }
+        waiter.grant(.handoff)
+        withExtendedLifetime(taken) {}
     }
 
     /// Whether a drain would start something now. Called only by the drain's owner.

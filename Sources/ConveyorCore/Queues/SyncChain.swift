@@ -168,21 +168,13 @@ extension DispatchQueue {
     /// Ends a `sync` caller's hold of a serial queue's drain. When the next item is
     /// another `sync` caller, the drain goes straight to it: one wake-up, as libdispatch's
     /// barrier hand-off does, instead of scheduling the drain on the target for a worker
-    /// that would only hand it over. The caller owns the drain, so it is the list's one
-    /// consumer here; the retain that goes with a handed-over drain is taken if the
-    /// caller claimed the drain without one. A waiter that links itself just after the
-    /// look is not lost: its push finds the queue enqueued and sets `dirty` (`wakeup`),
-    /// and `finish` then schedules the drain, which hands it over.
+    /// that would only hand it over (and that may not exist: every worker may be waiting
+    /// in `sync` here). The caller owns the drain, so it is the list's one consumer. A
+    /// waiter that links itself just after the look is not lost: its push finds the
+    /// queue enqueued and sets `dirty` (`wakeup`), and `finish` looks again, granting it
+    /// here too.
     private final func endSyncDrain(ownsRetain: Bool) {
-        if !QueueState(raw: state.load(ordering: .acquiring)).isStopped,
-           let waiter = items.peekFirst()?.syncWaiter, !waiter.runsByProxy {
-            let taken = items.pop()
-            if !ownsRetain { _ = Unmanaged.passRetained(self) }
-            waiter.grant(.handoff)
-            withExtendedLifetime(taken) {}
-            return
-        }
-        finish(ownsRetain: ownsRetain)
+        finish(ownsRetain: ownsRetain, grantingWaitersHere: true)
     }
 }
 
