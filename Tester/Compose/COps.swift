@@ -131,6 +131,8 @@ extension Runner {
             compose_c_resume(cQueues[q])
         case let .transient(serial, blocks, resubmit, group):
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
+        case let .crowd(q, members, serial, barrier):
+            crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
         case let .semaphore(q):
             // The C API's semaphores are the Swift API's underneath in both libraries; a
             // group with one member waited for stands in for them here.
@@ -196,11 +198,11 @@ private final class ContextBox {
     init(_ body: @escaping () -> Void) { self.body = body }
 }
 
-private func context(_ body: @escaping () -> Void) -> UnsafeMutableRawPointer {
+func context(_ body: @escaping () -> Void) -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(ContextBox(body)).toOpaque()
 }
 
-private let runContext: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw in
+let runContext: @convention(c) (UnsafeMutableRawPointer?) -> Void = { raw in
     Unmanaged<ContextBox>.fromOpaque(raw!).takeRetainedValue().body()
 }
 

@@ -62,6 +62,13 @@ struct Program: Sendable {
         /// submitted to it; in C each block reads the queue's context, and one re-submits
         /// to it when `resubmit`; the finalizers must come after every block.
         case transient(serial: Bool, blocks: Int, resubmit: Bool, group: Bool)
+        /// A crowd of `sync` callers (plain threads only): `members` blocks to `queue` in a
+        /// new group, each a `sync` (a barrier when `barrier`) onto one new queue that
+        /// nothing else uses; the plain thread waits for the group. With more members than
+        /// the pool has threads, every worker waits in that `sync`: the new queue must
+        /// reach its next waiter without a free worker (it needed one: found by the drop-in
+        /// probe, not by this tester, which then had no crowd).
+        case crowd(queue: Int, members: Int, serial: Bool, barrier: Bool)
     }
 
     let seed: UInt64
@@ -144,6 +151,12 @@ extension Program {
                 return .sync(queue: q, barrier: barrier(q), body: body(depth: depth, aboveTree: tree))
             case 40..<48:
                 return .after(queue: q, microseconds: random.below(2_000), body: body(depth: depth + 1, aboveTree: tree))
+            case 48..<51 where plainThread:
+                let fans = queues.filter { $0.global || (!$0.serial && !$0.inactive) }
+                let fan = fans.isEmpty ? q : fans[random.below(fans.count)].index
+                let serial = random.percent(60)
+                return .crowd(queue: fan, members: random.within(200...1000), serial: serial,
+                              barrier: !serial && random.percent(50))
             case 48..<66:
                 let notify: Int? = random.percent(85) ? queue() : nil
                 // Half of them to a global queue, as the chapter's own pattern does.
@@ -221,6 +234,8 @@ extension Program: CustomStringConvertible {
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
+        case let .crowd(queue, members, serial, barrier):
+            lines.append(indent + "group: \(members) x async(q\(queue)) { sync\(barrier ? "(barrier)" : "") onto a new \(serial ? "serial" : "concurrent") queue }, wait")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if CONVEYOR
+import CComposeConveyor
+import Conveyor
+#else
+import CComposeDispatch
+import Dispatch
+#endif
+import Glibc
+import Synchronization
+
+/// A crowd of `sync` callers (`Program.Op.crowd`), through either API: each member is a
+/// block on `queue` that calls `sync` on one new queue; that `sync` runs on the member's
+/// thread, and on a serial queue or as a barrier alone.
+extension Runner {
+    func crowd(_ q: Int, members: Int, serial: Bool, barrier: Bool, from submitter: Submitter) {
+        let record = GroupRecord(members: members)
+        let occupancy = Occupancy()
+        let what = "a sync\(barrier ? " barrier" : "") onto a crowded new \(serial ? "serial" : "concurrent") queue"
+        let checker = self.checker
+        func member(_ sync: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> @Sendable () -> Void {
+            let capture = Capture(record)
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            return { [self] in
+                withExtendedLifetime(capture) {}
+                runBlock(q, barrier: false, what: "crowd member", order: order) { _ in
+                    let caller = pthread_self()
+                    sync {
+                        if pthread_equal(caller, pthread_self()) == 0 { checker.fail("\(what) ran on another thread") }
+                        occupancy.enter(exclusive: serial || barrier, checker, what: what)
+                    }
+                }
+                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        let timedOut: Bool
+        if program.api == .c {
+            nonisolated(unsafe) let target = compose_c_queue_create("compose.crowd", serial ? 0 : 1, 0, nil, 2)!
+            let group = compose_c_group_create()
+            for _ in 0..<members {
+                let body = member { work in compose_c_sync(target, barrier ? 1 : 0, context(work), runContext) }
+                compose_c_group_async(group, cQueues[q], context(body), runContext)
+            }
+            timedOut = compose_c_group_wait(group, UInt64(liveness * 1e9)) != 0
+            compose_c_release(group)
+            compose_c_release(target)
+        } else {
+            let target = DispatchQueue(label: "compose.crowd", attributes: serial ? [] : .concurrent)
+            let group = DispatchGroup()
+            for _ in 0..<members {
+                queues[q].async(group: group, execute: member { work in target.sync(flags: barrier ? .barrier : [], execute: work) })
+            }
+            timedOut = group.wait(timeout: .now() + liveness) == .timedOut
+        }
+        if timedOut {
+            checker.fail("a crowd of \(members) blocks on q\(q), each \(what), was not done in time")
+        } else {
+            record.check(checker, after: "the crowd's wait")
+        }
+    }
+}
+
+/// How many crowd members are inside the new queue's `sync` at once.
+private final class Occupancy: @unchecked Sendable {
+    private let inside = Atomic<Int>(0)
+
+    func enter(exclusive: Bool, _ checker: Checker, what: String) {
+        let before = inside.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue
+        if exclusive && before != 0 { checker.fail("\(what) ran beside \(before) other(s)") }
+        inside.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+    }
+}
