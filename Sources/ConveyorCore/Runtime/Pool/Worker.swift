@@ -40,8 +40,10 @@ final class Worker: @unchecked Sendable {
     var isSearching = false
     var isBlocked = false
     /// Set while this worker runs a job of an overcommitting queue (`Job.isOvercommit`):
-    /// the pool's `overcommitCredit` counts it, except while it is blocked.
-    var runsOvercommit = false
+    /// the pool's `overcommitCredit` counts it, except while it is blocked. Written by the
+    /// worker, read by the watchdog too (relaxed: the watchdog's view is a sample, and its
+    /// next tick corrects a stale one).
+    let runsOvercommit = Atomic<Bool>(false)
     var tick: UInt32 = 0
     var lifoStreak = 0
     var currentNice: Int32 = 0
@@ -120,7 +122,7 @@ final class Worker: @unchecked Sendable {
                 inJob.store(true, ordering: .relaxed)
                 let overcommit = job.isOvercommit
                 if overcommit {
-                    runsOvercommit = true
+                    runsOvercommit.store(true, ordering: .relaxed)
                     pool.beginOvercommit()
                 }
                 // The pool's reference goes on to the job (`runConsumingReference`): the
@@ -128,7 +130,7 @@ final class Worker: @unchecked Sendable {
                 run(Unmanaged.passRetained(consume job))
                 if overcommit {
                     pool.endOvercommit()
-                    runsOvercommit = false
+                    runsOvercommit.store(false, ordering: .relaxed)
                 }
                 inJob.store(false, ordering: .relaxed)
                 if pool.hasSurplusWorkers {

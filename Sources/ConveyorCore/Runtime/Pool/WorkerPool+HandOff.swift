@@ -42,7 +42,7 @@ extension WorkerPool {
         // A blocked job of an overcommitting queue still holds its thread but asks for no
         // extra runnable worker meanwhile: its credit goes with it (libdispatch does not
         // replace a blocked overcommit thread either).
-        if worker.runsOvercommit { overcommitCredit.wrappingSubtract(1, ordering: .relaxed) }
+        if worker.runsOvercommit.load(ordering: .relaxed) { overcommitCredit.wrappingSubtract(1, ordering: .relaxed) }
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         if hasVisibleWork() { notifyWorkAvailable() }
         return worker
@@ -53,7 +53,7 @@ extension WorkerPool {
         guard let worker else { return }
         worker.isBlocked = false
         worker.inConveyorWait.store(false, ordering: .relaxed)
-        if worker.runsOvercommit { overcommitCredit.wrappingAdd(1, ordering: .relaxed) }
+        if worker.runsOvercommit.load(ordering: .relaxed) { overcommitCredit.wrappingAdd(1, ordering: .relaxed) }
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 }

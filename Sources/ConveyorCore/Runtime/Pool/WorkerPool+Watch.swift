@@ -75,7 +75,7 @@ extension WorkerPool {
             guard seen.blocked else { continue }
             // A blocked job of an overcommitting queue gives back its credit instead of
             // adding one (as in `willBlock`).
-            if worker.runsOvercommit {
+            if worker.runsOvercommit.load(ordering: .relaxed) {
                 blockedOvercommit += 1
                 continue
             }
