@@ -59,9 +59,7 @@ extension DispatchQueue {
         case .serial where isRootTargeted:
             if seen == 0 && items.isEmpty
                 && state.compareExchange(expected: 0, desired: QueueState.enqueued, ordering: .acquiring).exchanged {
-                // A `sync` caller that came meanwhile gets the drain from here, not from a
-                // drain job on the pool: every worker may be such a caller (`finish`).
-                defer { finish(ownsRetain: false, grantingWaitersHere: true) }
+                defer { endClaimedSyncDrain() }
                 if isRootTargeted { return try DrainFrame.with(self, exclusive: true) { try work() } }
             }
         case .concurrent where isRootTargeted:
@@ -79,6 +77,20 @@ extension DispatchQueue {
             break
         }
         return try syncSlow(barrier: barrier, band: band, work, rescue: rescue)
+    }
+
+    /// Ends the hold of a serial queue's drain that `sync` claimed on the idle fast path.
+    /// Nothing came meanwhile: one compare-and-swap gives the queue back (a push after the
+    /// look finds the queue enqueued and sets `dirty`, and the swap fails). Else `finish`,
+    /// which hands the drain to a `sync` caller at the head from here, not through a drain
+    /// job on the pool: every worker may be such a caller.
+    @inline(__always)
+    final func endClaimedSyncDrain() {
+        if items.isEmpty
+            && state.compareExchange(expected: QueueState.enqueued, desired: 0, ordering: .releasing).exchanged {
+            return
+        }
+        finish(ownsRetain: false, grantingWaitersHere: true)
     }
 
     /// Takes one unit of a concurrent queue's width if no barrier holds it.
