@@ -37,7 +37,7 @@ extension DispatchQueue {
                 preconditionFailure("Conveyor: over-resume of queue '\(label)' (resume() called more often than suspend())")
             }
             let desired = current - QueueState.suspendUnit
-            let (done, seen) = state.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            let (done, seen) = state.compareExchange(expected: current, desired: desired, ordering: .sequentiallyConsistent)
             if done {
                 // `sync` callers waiting at the head are granted from here, not by a drain job
                 // that needs a free worker (every worker may be one of those callers).
@@ -49,7 +49,7 @@ extension DispatchQueue {
     }
 
     final func activateQueue() {
-        let before = QueueState(raw: state.bitwiseAnd(~QueueState.inactive, ordering: .acquiringAndReleasing).oldValue)
+        let before = QueueState(raw: state.bitwiseAnd(~QueueState.inactive, ordering: .sequentiallyConsistent).oldValue)
         guard before.isInactive else { return }
         if before.suspendCount == 0 && !items.isEmpty { wakeupGrantingWaiters() }
     }

@@ -80,8 +80,9 @@ extension DispatchQueue {
     }
 
     /// Ends the hold of a serial queue's drain that `sync` claimed on the idle fast path.
-    /// Nothing came meanwhile: one compare-and-swap gives the queue back (a push after the
-    /// look finds the queue enqueued and sets `dirty`, and the swap fails). Else `finish`,
+    /// Nothing came meanwhile: one compare-and-swap gives the queue back (no retain to
+    /// drop: the claim took none). A push after the look either sets `dirty` first, and
+    /// the swap fails, or finds the queue given back and takes it itself. Else `finish`,
     /// which hands the drain to a `sync` caller at the head from here, not through a drain
     /// job on the pool: every worker may be such a caller.
     @inline(__always)

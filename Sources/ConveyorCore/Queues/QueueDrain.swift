@@ -21,7 +21,9 @@ import Synchronization
 // - Only the producer that makes the item list non-empty calls `wakeup()`; anything else
 //   that may unblock the queue (resume, activate, a finished barrier) calls it too.
 // - The `enqueued` bit is the right to consume the item list. While it is set the queue
-//   holds one retain, taken when the bit is set by `wakeup()` and dropped by `finish`.
+//   holds one retain, taken when the bit is set by `wakeup()` and dropped by `finish`;
+//   except while a `sync` caller holds a serial queue's drain it claimed on an idle
+//   queue (`claimedDrain`: no retain; handing that drain on takes one).
 // - `finish` clears `enqueued` only with a compare-and-swap that fails if `dirty` was set
 //   meanwhile, so a wakeup that arrives during the drain makes the drainer look again.
 extension DispatchQueue {
@@ -53,26 +55,38 @@ extension DispatchQueue {
     @usableFromInline
     final func wakeupGrantingWaiters() { wakeup(grantingWaitersHere: true) }
 
+    /// Both `wakeup`s: mark the queue runnable (see above).
+    ///
+    /// Dekker pairing: the producer links its item (the tail exchange in `JobList.push`)
+    /// and then reads `state` here, and may return on that read alone (stopped, or
+    /// already dirty); whoever makes the queue runnable again or lets it go (`resume`,
+    /// `activate`, `itemCompleted`, `barrierCompleted`, `finish`) writes `state` and then
+    /// reads the list (`items.isEmpty`). Every one of those four accesses is sequentially
+    /// consistent, so the two sides cannot both read the old value: either this read sees
+    /// the new state, or that look sees the item. (Acquire and release alone allow both
+    /// to miss, a store then a load on two variables; x86-64 never does, weaker machines
+    /// may.)
     @inline(__always)
     private final func wakeup(grantingWaitersHere: Bool) {
-        var current = state.load(ordering: .acquiring)
+        var current = state.load(ordering: .sequentiallyConsistent)
         while true {
             let view = QueueState(raw: current)
             if view.isStopped { return }
             if view.isEnqueued {
                 if view.isDirty { return }
                 let (done, seen) = state.compareExchange(
-                    expected: current, desired: current | QueueState.dirty, ordering: .acquiringAndReleasing)
+                    expected: current, desired: current | QueueState.dirty, ordering: .sequentiallyConsistent)
                 if done { return }
                 current = seen
                 continue
             }
             let (done, seen) = state.compareExchange(
-                expected: current, desired: current | QueueState.enqueued, ordering: .acquiringAndReleasing)
+                expected: current, desired: current | QueueState.enqueued, ordering: .sequentiallyConsistent)
             if done {
                 _ = Unmanaged.passRetained(self)   // held while enqueued; dropped by finish
                 // With the `enqueued` bit this thread is the list's one consumer, as a
-                // drain job would be. `finish` grants the `sync` waiters at the head, gives
+                // drain job would be. `finish` grants the `sync` waiters at the head (on a
+                // serial queue, the first one gets the drain), gives
                 // the bit back when nothing else can start (also when the list is empty:
                 // another thread that freed the queue took the bit first and granted the
                 // waiter this call was made for), and schedules the drain only for `async`
@@ -134,7 +148,9 @@ extension DispatchQueue {
         case .root:
             preconditionFailure("Conveyor: a global queue is never drained as a queue")
         }
-        finish(ownsRetain: true)
+        // A `sync` caller that linked itself after the drain's last look gets the serial
+        // drain from here, as `drainSerial` hands it on, not through another drain job.
+        finish(ownsRetain: true, grantingWaitersHere: kind == .serial)
     }
 
     /// Runs items one at a time. Returns true when the drain was handed to a `sync` waiter.
@@ -284,30 +300,30 @@ extension DispatchQueue {
     /// One unit of width came back.
     @usableFromInline
     final func itemCompleted() {
-        let after = state.wrappingSubtract(QueueState.runningUnit, ordering: .acquiringAndReleasing).newValue
+        let after = state.wrappingSubtract(QueueState.runningUnit, ordering: .sequentiallyConsistent).newValue
         if QueueState(raw: after).runningCount == 0 && !items.isEmpty { wakeupGrantingWaiters() }
     }
 
     /// A barrier that ran outside the drain (a `sync` barrier) is done.
     @usableFromInline
     final func barrierCompleted() {
-        state.bitwiseAnd(~QueueState.barrierActive, ordering: .acquiringAndReleasing)
+        state.bitwiseAnd(~QueueState.barrierActive, ordering: .sequentiallyConsistent)
         if !items.isEmpty { wakeupGrantingWaiters() }
     }
 
     /// Ends a drain: schedule again if work can start now, else clear `enqueued` (unless
     /// a racing wakeup set `dirty`, in which case look again).
-    /// With `grantingWaitersHere` (the caller is not a drain job, see
-    /// `wakeupGrantingWaiters`), the `sync` waiters at the head are granted here (on a
-    /// serial queue, the drain itself goes to the first one), and the drain is scheduled
-    /// only for an `async` item.
+    /// With `grantingWaitersHere` (see `wakeupGrantingWaiters`), the `sync` waiters at the
+    /// head are granted here (on a serial queue, the drain itself goes to the first one),
+    /// and the drain is scheduled only for other items (`async` work, or a waiter whose
+    /// work must run on the main thread).
     @usableFromInline
     final func finish(ownsRetain: Bool, grantingWaitersHere: Bool = false) {
-        var current = state.load(ordering: .acquiring)
+        var current = state.load(ordering: .sequentiallyConsistent)
         while true {
             if QueueState(raw: current).isDirty {
                 let (done, seen) = state.compareExchange(
-                    expected: current, desired: current & ~QueueState.dirty, ordering: .acquiringAndReleasing)
+                    expected: current, desired: current & ~QueueState.dirty, ordering: .sequentiallyConsistent)
                 current = done ? current & ~QueueState.dirty : seen
                 continue
             }
@@ -318,16 +334,18 @@ extension DispatchQueue {
                         handDrainToSyncWaiter(waiter, ownsRetain: ownsRetain)
                         return
                     }
-                    drainConcurrent(waitersOnly: true)
-                    current = state.load(ordering: .acquiring)
-                    continue
+                    if kind == .concurrent {
+                        drainConcurrent(waitersOnly: true)
+                        current = state.load(ordering: .sequentiallyConsistent)
+                        continue
+                    }
                 }
                 if !ownsRetain { _ = Unmanaged.passRetained(self) }
                 scheduleOnTarget()
                 return
             }
             let (done, seen) = state.compareExchange(
-                expected: current, desired: current & ~QueueState.enqueued, ordering: .acquiringAndReleasing)
+                expected: current, desired: current & ~QueueState.enqueued, ordering: .sequentiallyConsistent)
             if done {
                 if ownsRetain { Unmanaged.passUnretained(self).release() }
                 return

@@ -36,7 +36,8 @@ extension DispatchQueue {
     enum SyncHold {
         /// A serial queue's drain, claimed on an idle queue (no retain taken).
         case claimedDrain
-        /// A serial queue's drain, handed over by the drainer (with the retain it held).
+        /// A serial queue's drain, handed over with a retain (by the drain job, the previous
+        /// holder, a resume, or this waiter's own wakeup: `handDrainToSyncWaiter`).
         case handedDrain
         /// One unit of a concurrent queue's width.
         case width
@@ -142,8 +143,8 @@ extension DispatchQueue {
             preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
         let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
-        // The push that makes the list non-empty wakes the queue; on a concurrent queue
-        // that may grant this very waiter at once (`wakeupGrantingWaiters`).
+        // The push that makes the list non-empty wakes the queue, which may grant this
+        // very waiter at once (`wakeupGrantingWaiters`).
         syncWaitersQueued.add(1, ordering: .relaxed)
         if items.push(waiter) { wakeupGrantingWaiters() }
         switch waiter.waitForGrant() {

@@ -47,7 +47,9 @@ struct JobList: ~Copyable, @unchecked Sendable {
     func push(retained job: Unmanaged<Job>) -> Bool {
         job._withUnsafeGuaranteedRef { $0.next.store(nil, ordering: .relaxed) }
         let node = job.toOpaque()
-        if let previous = tail.exchange(node, ordering: .acquiringAndReleasing) {
+        // Sequentially consistent, as is `isEmpty`: see "Dekker pairing" at `wakeup`
+        // (DispatchQueue, QueueDrain.swift). On x86-64 the same instructions.
+        if let previous = tail.exchange(node, ordering: .sequentiallyConsistent) {
             Self.link(previous, to: node)
             return false
         }
@@ -57,7 +59,7 @@ struct JobList: ~Copyable, @unchecked Sendable {
 
     /// Whether the list has no job (a racing push may make it non-empty right after).
     @inline(__always)
-    var isEmpty: Bool { tail.load(ordering: .acquiring) == nil }
+    var isEmpty: Bool { tail.load(ordering: .sequentiallyConsistent) == nil }
 
     /// The first job, without removing it. Consumer only.
     func peekFirst() -> Job? {
