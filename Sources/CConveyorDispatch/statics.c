@@ -15,8 +15,9 @@
 // the empty data object.
 // Each starts with a tag word that the Swift side (Sources/ConveyorCore/CAPI/CObject.swift,
 // `CStaticTag`) reads to tell them from its own objects, whose first word is a Swift
-// metadata pointer; the numbers must match `CStaticTag` and `CSourceType`.
+// metadata pointer; tags and source type numbers come from cnv_static_objects.h.
 #include <dispatch/dispatch.h>
+#include <cnv_static_objects.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -25,26 +26,24 @@ struct dispatch_queue_attr_s { uintptr_t tag; uintptr_t concurrent; };
 struct dispatch_source_type_s { uintptr_t tag; uintptr_t type; };
 struct dispatch_data_s { uintptr_t tag; };
 
-enum { TAG_MAIN_QUEUE = 1, TAG_QUEUE_ATTRIBUTES = 2, TAG_SOURCE_TYPE = 3, TAG_DATA_EMPTY = 4 };
-
-struct dispatch_queue_s _dispatch_main_q = { TAG_MAIN_QUEUE };
-struct dispatch_queue_attr_s _dispatch_queue_attr_concurrent = { TAG_QUEUE_ATTRIBUTES, 1 };
-struct dispatch_data_s _dispatch_data_empty = { TAG_DATA_EMPTY };
+struct dispatch_queue_s _dispatch_main_q = { CNV_STATIC_TAG_MAIN_QUEUE };
+struct dispatch_queue_attr_s _dispatch_queue_attr_concurrent = { CNV_STATIC_TAG_QUEUE_ATTRIBUTES, 1 };
+struct dispatch_data_s _dispatch_data_empty = { CNV_STATIC_TAG_DATA_EMPTY };
 
 #define SOURCE_TYPE(name, number) \
-    const struct dispatch_source_type_s _dispatch_source_type_##name = { TAG_SOURCE_TYPE, number }
-SOURCE_TYPE(data_add, 1);
-SOURCE_TYPE(data_or, 2);
-SOURCE_TYPE(data_replace, 3);
-SOURCE_TYPE(mach_send, 4);
-SOURCE_TYPE(mach_recv, 5);
-SOURCE_TYPE(memorypressure, 6);
-SOURCE_TYPE(proc, 7);
-SOURCE_TYPE(read, 8);
-SOURCE_TYPE(signal, 9);
-SOURCE_TYPE(timer, 10);
-SOURCE_TYPE(vnode, 11);
-SOURCE_TYPE(write, 12);
+    const struct dispatch_source_type_s _dispatch_source_type_##name = { CNV_STATIC_TAG_SOURCE_TYPE, number }
+SOURCE_TYPE(data_add, CNV_SOURCE_TYPE_DATA_ADD);
+SOURCE_TYPE(data_or, CNV_SOURCE_TYPE_DATA_OR);
+SOURCE_TYPE(data_replace, CNV_SOURCE_TYPE_DATA_REPLACE);
+SOURCE_TYPE(mach_send, CNV_SOURCE_TYPE_MACH_SEND);
+SOURCE_TYPE(mach_recv, CNV_SOURCE_TYPE_MACH_RECV);
+SOURCE_TYPE(memorypressure, CNV_SOURCE_TYPE_MEMORYPRESSURE);
+SOURCE_TYPE(proc, CNV_SOURCE_TYPE_PROC);
+SOURCE_TYPE(read, CNV_SOURCE_TYPE_READ);
+SOURCE_TYPE(signal, CNV_SOURCE_TYPE_SIGNAL);
+SOURCE_TYPE(timer, CNV_SOURCE_TYPE_TIMER);
+SOURCE_TYPE(vnode, CNV_SOURCE_TYPE_VNODE);
+SOURCE_TYPE(write, CNV_SOURCE_TYPE_WRITE);
 
 void cnv_capi_register_main_queue(void *handle);
 void cnv_capi_register_data_empty(void *handle);

@@ -16,6 +16,7 @@
 // the C API's implementation under a second name (exports.ld).
 #define _GNU_SOURCE
 #include "CConveyorDropIn.h"
+#include <cnv_static_objects.h>
 
 #include <dlfcn.h>
 #include <link.h>
@@ -135,28 +136,26 @@ UNPROVIDED(dispatch_workloop_set_qos_class_floor, WORKLOOP)
 // time, `min(its size, ours)` bytes, and from then on every reference in the process,
 // this library's included, is to that copy: it must be complete. The C API knows its
 // static objects by their first words (Sources/CConveyorDispatch/statics.c): a tag, and
-// for a source type its number; the tags match `CStaticTag`, the numbers `CSourceType`.
+// for a source type its number, both from cnv_static_objects.h.
 // The rest of each object is padding to libdispatch's size. `register_statics` registers
 // the main queue and the empty data as the program sees them (`dispatch_get_current_queue()`
 // and the data calls answer those addresses).
-enum { TAG_MAIN_QUEUE = 1, TAG_QUEUE_ATTRIBUTES = 2, TAG_SOURCE_TYPE = 3, TAG_DATA_EMPTY = 4 };
-
 #define DATA_OBJECT(name, size, ...) \
     __attribute__((visibility("default"))) struct { uintptr_t words[(size) / sizeof(uintptr_t)]; } name = { { __VA_ARGS__ } }
 
-DATA_OBJECT(_dispatch_main_q, 128, TAG_MAIN_QUEUE);
-DATA_OBJECT(_dispatch_queue_attr_concurrent, 64512, TAG_QUEUE_ATTRIBUTES, 1);
-DATA_OBJECT(_dispatch_data_empty, 80, TAG_DATA_EMPTY);
-DATA_OBJECT(_dispatch_source_type_data_add, 48, TAG_SOURCE_TYPE, 1);
-DATA_OBJECT(_dispatch_source_type_data_or, 48, TAG_SOURCE_TYPE, 2);
-DATA_OBJECT(_dispatch_source_type_data_replace, 48, TAG_SOURCE_TYPE, 3);
-DATA_OBJECT(_dispatch_source_type_read, 48, TAG_SOURCE_TYPE, 8);
-DATA_OBJECT(_dispatch_source_type_signal, 48, TAG_SOURCE_TYPE, 9);
-DATA_OBJECT(_dispatch_source_type_timer, 48, TAG_SOURCE_TYPE, 10);
-DATA_OBJECT(_dispatch_source_type_write, 48, TAG_SOURCE_TYPE, 12);
+DATA_OBJECT(_dispatch_main_q, 128, CNV_STATIC_TAG_MAIN_QUEUE);
+DATA_OBJECT(_dispatch_queue_attr_concurrent, 64512, CNV_STATIC_TAG_QUEUE_ATTRIBUTES, 1);
+DATA_OBJECT(_dispatch_data_empty, 80, CNV_STATIC_TAG_DATA_EMPTY);
+DATA_OBJECT(_dispatch_source_type_data_add, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_DATA_ADD);
+DATA_OBJECT(_dispatch_source_type_data_or, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_DATA_OR);
+DATA_OBJECT(_dispatch_source_type_data_replace, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_DATA_REPLACE);
+DATA_OBJECT(_dispatch_source_type_read, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_READ);
+DATA_OBJECT(_dispatch_source_type_signal, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_SIGNAL);
+DATA_OBJECT(_dispatch_source_type_timer, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_TIMER);
+DATA_OBJECT(_dispatch_source_type_write, 48, CNV_STATIC_TAG_SOURCE_TYPE, CNV_SOURCE_TYPE_WRITE);
 // libdispatch's private interval timer type. Not provided: dispatch_source_create answers
 // NULL for it (type 0), as libdispatch does for a type it does not know.
-DATA_OBJECT(_dispatch_source_type_interval, 48, TAG_SOURCE_TYPE, 0);
+DATA_OBJECT(_dispatch_source_type_interval, 48, CNV_STATIC_TAG_SOURCE_TYPE, 0);
 
 // The data destructors: variables holding the address of the C API's own constant blocks
 // (Sources/CConveyorDispatch/data_io.c), which its calls compare against.

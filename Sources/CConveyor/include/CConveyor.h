@@ -215,4 +215,7 @@ int cnv_fork_guard_armed(void);
 /// Gives up the CPU to another runnable thread (sched_yield).
 void cnv_thread_yield(void);
 
+// The first words of the C API's static objects, for the Swift side (`CStaticTag`).
+#include "cnv_static_objects.h"
+
 #endif

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,15 +34,15 @@ import Synchronization
 /// A C `dispatch_function_t`.
 package typealias CFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-/// The tag words at the start of the C API's static objects (see the C target's
-/// `statics.c`, which must use the same values).
+/// The tag words at the start of the C API's static objects (defined once, for the C
+/// targets too, in CConveyor's `cnv_static_objects.h`).
 enum CStaticTag {
-    static let mainQueue: UInt = 1
-    static let queueAttributes: UInt = 2
-    static let sourceType: UInt = 3
-    static let dataEmpty: UInt = 4
+    static let mainQueue = UInt(CNV_STATIC_TAG_MAIN_QUEUE)
+    static let queueAttributes = UInt(CNV_STATIC_TAG_QUEUE_ATTRIBUTES)
+    static let sourceType = UInt(CNV_STATIC_TAG_SOURCE_TYPE)
+    static let dataEmpty = UInt(CNV_STATIC_TAG_DATA_EMPTY)
     /// Every tag is below this; a Swift object's first word never is.
-    static let limit: UInt = 4096
+    static let limit = UInt(CNV_STATIC_TAG_LIMIT)
 }
 
 /// The context of a C object and its finalizer, shared by the object's box and the

@@ -15,8 +15,10 @@
 // receive the source's context) or as copied blocks (which the C target hands over with
 // the function that releases them).
 
-/// The source types (`DISPATCH_SOURCE_TYPE_*`): the C target's static
-/// `cnv__dispatch_source_type_*` records carry these numbers after their tag word.
+/// The source types (`DISPATCH_SOURCE_TYPE_*`): the C targets' static
+/// `_dispatch_source_type_*` records carry these numbers after their tag word. The raw
+/// values are the `CNV_SOURCE_TYPE_*` numbers of CConveyor's `cnv_static_objects.h`
+/// (literals here, as an enum needs; `CStaticObjectTests` checks them).
 enum CSourceType: UInt {
     case dataAdd = 1, dataOr, dataReplace, machSend, machReceive, memoryPressure, process, read, signal, timer, vnode, write
 
