@@ -79,7 +79,8 @@ extension DispatchQueue {
         return try syncSlow(barrier: barrier, band: band, work, rescue: rescue)
     }
 
-    /// Ends the hold of a serial queue's drain that `sync` claimed on the idle fast path.
+    /// Ends the hold of a serial queue's drain that `sync` claimed on an idle queue (the
+    /// fast path here, or a level of a `sync` chain, SyncChain.swift).
     /// Nothing came meanwhile: one compare-and-swap gives the queue back (no retain to
     /// drop: the claim took none). A push after the look either sets `dirty` first, and
     /// the swap fails, or finds the queue given back and takes it itself. Else `finish`,

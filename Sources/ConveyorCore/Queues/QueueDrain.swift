@@ -358,7 +358,7 @@ extension DispatchQueue {
     /// head of its list: one wake-up, as libdispatch's barrier hand-off to a sync waiter.
     /// The waiter then owns the `enqueued` bit and the retain that goes with it (taken
     /// here if the caller held the drain without one), and ends the drain itself
-    /// (`endSyncDrain`). Never through a drain job on the target: when every worker of
+    /// (`endHandedSyncDrain`). Never through a drain job on the target: when every worker of
     /// the pool waits in `sync` on this queue, no worker is left to run one.
     final func handDrainToSyncWaiter(_ waiter: SyncWaiter, ownsRetain: Bool) {
         let taken = items.pop()

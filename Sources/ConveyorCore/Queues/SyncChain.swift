@@ -159,23 +159,23 @@ extension DispatchQueue {
     /// width unit or the barrier is returned.
     private final func releaseAfterSync(_ hold: SyncHold) {
         switch hold {
-        case .claimedDrain: endSyncDrain(ownsRetain: false)
-        case .handedDrain: endSyncDrain(ownsRetain: true)
+        case .claimedDrain: endClaimedSyncDrain()
+        case .handedDrain: endHandedSyncDrain()
         case .width: itemCompleted()
         case .barrier: barrierCompleted()
         }
     }
 
-    /// Ends a `sync` caller's hold of a serial queue's drain. When the next item is
-    /// another `sync` caller, the drain goes straight to it: one wake-up, as libdispatch's
-    /// barrier hand-off does, instead of scheduling the drain on the target for a worker
-    /// that would only hand it over (and that may not exist: every worker may be waiting
-    /// in `sync` here). The caller owns the drain, so it is the list's one consumer. A
-    /// waiter that links itself just after the look is not lost: its push finds the
-    /// queue enqueued and sets `dirty` (`wakeup`), and `finish` looks again, granting it
-    /// here too.
-    private final func endSyncDrain(ownsRetain: Bool) {
-        finish(ownsRetain: ownsRetain, grantingWaitersHere: true)
+    /// Ends a `sync` caller's hold of a serial queue's drain that was handed to it (with
+    /// a retain; a drain it claimed on an idle queue ends in `endClaimedSyncDrain`, as on
+    /// the fast path). When the next item is another `sync` caller, the drain goes
+    /// straight to it: one wake-up, as libdispatch's barrier hand-off does, instead of
+    /// scheduling the drain on the target for a worker that would only hand it over (and
+    /// that may not exist: every worker may be waiting in `sync` here). A waiter that
+    /// links itself just after the look is not lost: its push finds the queue enqueued and
+    /// sets `dirty` (`wakeup`), and `finish` looks again, granting it here too.
+    private final func endHandedSyncDrain() {
+        finish(ownsRetain: true, grantingWaitersHere: true)
     }
 }
 
