@@ -67,6 +67,13 @@ func computeFor(milliseconds: Double) {
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
+    @Test func aPreemptedSearcherDoesNotHideAPostFromOutsideThePool() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.aPreemptedSearcherDoesNotHideAPostFromOutsideThePool() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
     @Test func backgroundStartsUnderContinuousDefaultLoad() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
@@ -190,6 +197,41 @@ enum PoolScenarios {
     /// The same post, made when every worker had parked and the LIFO watcher had stood
     /// down (nobody ran a job): the filler must wake a worker itself. Before, the post
     /// waited for the poster's whole job (here 1 s) in every round.
+    /// Issue 24: a searcher that the kernel preempted still counts as searching, and a
+    /// post that sees it wakes nobody. A phantom searcher (counted, never running, its
+    /// stamp old) stands in for one here, beside a pool that has gone idle: a post from
+    /// this plain thread must still run. Before the fix it never ran (nothing else wakes a
+    /// worker while a searcher is counted).
+    static func aPreemptedSearcherDoesNotHideAPostFromOutsideThePool() -> Bool {
+        let pool = WorkerPool.shared
+        let warm = DispatchGroup()
+        for _ in 0..<(2 * ThreadInfo.cpuCount) {
+            DispatchQueue.global().async(group: warm) { computeFor(milliseconds: 5) }
+        }
+        guard warm.wait(timeout: deadline()) == .success else { return false }
+        for round in 0..<3 {
+            let idleBy = DispatchTime.now() + .seconds(10)
+            while pool.running.load(ordering: .relaxed) != 0 || pool.searching.load(ordering: .relaxed) != 0 {
+                guard DispatchTime.now() < idleBy else {
+                    print("the pool did not go idle")
+                    return false
+                }
+                usleep(1_000)
+            }
+            pool.countSearcher()   // the phantom
+            pool.searchStamp.store(0, ordering: .relaxed)
+            let ran = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async { ran.signal() }
+            let outcome = ran.wait(timeout: .now() + .seconds(10))
+            pool.searching.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+            guard outcome == .success else {
+                print("round \(round): a post waited behind a searcher that never ran")
+                return false
+            }
+        }
+        return true
+    }
+
     static func postAfterThePoolWentIdleStartsSoon() -> Bool {
         guard ThreadInfo.cpuCount >= 2 else {
             print("postAfterThePoolWentIdleStartsSoon: skipped, needs 2 CPUs")

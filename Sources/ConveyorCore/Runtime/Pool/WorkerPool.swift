@@ -45,6 +45,14 @@ final class WorkerPool: @unchecked Sendable {
     let running = Atomic<Int>(0)
     /// Workers looking for work without having found any yet.
     let searching = Atomic<Int>(0)
+    /// Keeps `searchStamp`, which searchers store every round, off the line of the
+    /// counters every producer reads.
+    private let stampPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// When a searcher last showed that it runs (monotonic ns): each search round stores
+    /// it, and so does whoever counts a worker as searching (`countSearcher`). See
+    /// `searchersLookPreempted`.
+    let searchStamp = Atomic<UInt64>(0)
+    private let stampPaddingAfter: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// Pool threads alive now.
     let liveThreads = Atomic<Int>(0)
     /// Extra runnable workers: one per worker the watchdog found blocked where Conveyor
@@ -189,10 +197,18 @@ final class WorkerPool: @unchecked Sendable {
     /// (`Watchdog.run`). Without the fence the loads here could be ordered before the
     /// publishing store (store→load reordering, allowed even on x86): the producer sees a
     /// searcher that the searcher's look then misses, and both sleep on a runnable job.
+    ///
+    /// A searcher that the kernel preempted (a busy machine) still counts as searching, so
+    /// a post would wake nobody and wait for that searcher's next time slice
+    /// (`WorkerPool+PreemptedSearchers.swift`): a post from outside the pool then wakes a
+    /// parked worker past them.
     @inline(__always)
     func notifyWorkAvailable() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        if searching.load(ordering: .sequentiallyConsistent) != 0 { return }
+        if searching.load(ordering: .sequentiallyConsistent) != 0 {
+            if Worker.current == nil, searchersLookPreempted() { wakeOrStartWorker(pastPreemptedSearchers: true) }
+            return
+        }
         if running.load(ordering: .sequentiallyConsistent) >= target {
             watchdog.poke()
             return
@@ -200,9 +216,15 @@ final class WorkerPool: @unchecked Sendable {
         wakeOrStartWorker()
     }
 
-    func wakeOrStartWorker() {
+    /// Wakes a parked worker, or starts one, unless someone already searches or every
+    /// wanted worker is already running. `pastPreemptedSearchers`: searchers that have
+    /// not run for a while do not count (`shouldWakePastPreemptedSearchers`).
+    func wakeOrStartWorker(pastPreemptedSearchers: Bool = false) {
         lock.lock()
-        if searching.load(ordering: .relaxed) != 0 || running.load(ordering: .relaxed) >= target {
+        let wanted = pastPreemptedSearchers
+            ? shouldWakePastPreemptedSearchers()
+            : searching.load(ordering: .relaxed) == 0 && running.load(ordering: .relaxed) < target
+        if !wanted {
             lock.unlock()
             return
         }
@@ -210,7 +232,7 @@ final class WorkerPool: @unchecked Sendable {
             let worker = worker(at: index)
             worker.isParked = false
             running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            countSearcher()
             lock.unlock()
             worker.parker.unpark()
             return
@@ -229,7 +251,7 @@ final class WorkerPool: @unchecked Sendable {
         worker.hasThread = true
         liveThreads.wrappingAdd(1, ordering: .relaxed)
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        countSearcher()
         lock.unlock()
         watchdog.startIfNeeded(pool: self)
         startThread(for: worker)
@@ -303,7 +325,7 @@ final class WorkerPool: @unchecked Sendable {
             // At most about half of the running workers search at once.
             let searchers = searching.load(ordering: .relaxed)
             if searchers > 0 && 2 * searchers >= running.load(ordering: .relaxed) { return nil }
-            searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            countSearcher()
             worker.isSearching = true
         }
         // While this worker watches a due timer (`serveTimers`), it spins past the usual
@@ -313,6 +335,7 @@ final class WorkerPool: @unchecked Sendable {
         defer { if watchUntil != 0 { EventLoop.shared.endTimerWatch() } }
         var round = 0
         while round < 48 || watchUntil != 0 {
+            stampSearch()
             if let job = stealOnce(for: worker, includingLIFO: round >= 4) { return job }
             if round > 0 {
                 for _ in 0..<32 { cnv_cpu_relax() }
@@ -380,109 +403,5 @@ final class WorkerPool: @unchecked Sendable {
             atomicMemoryFence(ordering: .sequentiallyConsistent)
             if hasVisibleWork(includingLIFO: true) { notifyWorkAvailable() }
         }
-    }
-
-    // MARK: parking
-
-    /// Parks `worker` until there is work. Returns false when the thread should exit.
-    func park(_ worker: Worker) -> Bool {
-        if worker.isSearching {
-            worker.isSearching = false
-            if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 && hasVisibleWork() {
-                searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                worker.isSearching = true
-                return true
-            }
-        }
-        return sleep(worker, retiring: false)
-    }
-
-    /// Parks a worker that is surplus (more runnable workers than wanted). Returns false
-    /// when the thread should exit.
-    func retire(_ worker: Worker) -> Bool {
-        // The ring too, not only the LIFO slot: it may hold work made runnable just before
-        // (a notify from the held leaves given before retiring), which a busy pool would
-        // only find when some worker next searched.
-        if handOffLocalWork(of: worker) { notifyWorkAvailable() }
-        return sleep(worker, retiring: true)
-    }
-
-    private func sleep(_ worker: Worker, retiring: Bool) -> Bool {
-        lock.lock()
-        if retiring && running.load(ordering: .relaxed) <= target {
-            lock.unlock()
-            return true
-        }
-        worker.isParked = true
-        idle.append(worker.index)
-        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-        lock.unlock()
-
-        if !retiring && hasVisibleWork() && unparkSelf(worker) { return true }
-
-        // One parked worker at a time watches the LIFO slots of busy workers (see
-        // `lifoWatchNanoseconds`); the others sleep until woken or the idle timeout.
-        var watching = !retiring && lifoWatcher.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-        var lastSeen: [UInt64] = []
-        while watching {
-            if worker.parker.park(timeoutNanoseconds: Self.lifoWatchNanoseconds) {
-                lifoWatcher.store(false, ordering: .releasing)
-                worker.isSearching = true   // the waker counted this worker as searching
-                return true
-            }
-            if hasWaitingLIFOJob(lastSeen: &lastSeen) {
-                lifoWatcher.store(false, ordering: .releasing)
-                if unparkSelf(worker) { return true }
-                worker.parker.park()   // a waker chose this worker meanwhile: take its wake-up
-                worker.isSearching = true
-                return true
-            }
-            if running.load(ordering: .relaxed) == 0 {
-                // Nobody runs a job, so no LIFO slot fills without a wake-up: a filler
-                // that finds no watcher wakes a worker (`submit`). Dekker pairing with
-                // that filler (slot store, fence, load of `lifoWatcher`): this clears the
-                // flag, fences, then looks at the slots, so a fill that still saw the
-                // flag set is seen here, and this worker goes on watching.
-                lifoWatcher.store(false, ordering: .releasing)
-                atomicMemoryFence(ordering: .sequentiallyConsistent)
-                watching = hasVisibleWork(includingLIFO: true)
-                    && lifoWatcher.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-            }
-        }
-
-        if !worker.parker.park(timeoutNanoseconds: idleTimeoutNanoseconds) {
-            lock.lock()
-            if worker.isParked {
-                worker.isParked = false
-                worker.hasThread = false
-                idle.removeAll { $0 == worker.index }
-                lock.unlock()
-                // This worker found no work for the idle timeout: a burst's surplus of
-                // recycled jobs goes too (if other workers are still busy, they allocate
-                // again what they need).
-                JobDepot.trimAll()
-                return false
-            }
-            lock.unlock()
-            worker.parker.park()   // a waker chose this worker meanwhile: take its wake-up
-        }
-        worker.isSearching = true   // the waker counted this worker as searching
-        return true
-    }
-
-    /// Takes `worker` off the idle list again if no waker has taken it yet.
-    private func unparkSelf(_ worker: Worker) -> Bool {
-        lock.lock()
-        guard worker.isParked else {
-            lock.unlock()
-            return false
-        }
-        worker.isParked = false
-        idle.removeAll { $0 == worker.index }
-        running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        lock.unlock()
-        worker.isSearching = true
-        return true
     }
 }
