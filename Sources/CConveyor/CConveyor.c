@@ -193,6 +193,36 @@ int32_t cnv_process_thread_count(void) {
     return n;
 }
 
+// Spin advice: this thread's calls, calls left that advise against spinning, its
+// involuntary context switches at the last sample (-1: not sampled yet), and how many
+// samples in a row saw them grow.
+static CNV_FAST_TLS uint32_t spin_calls = 0;
+static CNV_FAST_TLS uint32_t spin_off = 0;
+static CNV_FAST_TLS long spin_nivcsw = -1;
+static CNV_FAST_TLS uint32_t spin_preempted_samples = 0;
+
+long cnv_thread_involuntary_switches(void) {
+    struct rusage usage;
+    return getrusage(RUSAGE_THREAD, &usage) == 0 ? usage.ru_nivcsw : -1;
+}
+
+bool cnv_spin_advised(void) {
+    if ((++spin_calls & 63) == 0) {
+        long switches = cnv_thread_involuntary_switches();
+        if (switches >= 0) {
+            if (spin_nivcsw >= 0 && switches != spin_nivcsw) {
+                if (++spin_preempted_samples >= 2) spin_off = 1024;
+            } else {
+                spin_preempted_samples = 0;
+            }
+            spin_nivcsw = switches;
+        }
+    }
+    if (spin_off == 0) return true;
+    spin_off -= 1;
+    return false;
+}
+
 static uint64_t clock_ns(clockid_t id) {
     struct timespec ts;
     clock_gettime(id, &ts);

@@ -115,10 +115,14 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
 
     /// The slow path: this thread already counted itself as a waiter.
     private func waitForToken(remaining: () -> Int64?) -> DispatchTimeoutResult {
-        // A signal often follows closely: spin briefly before sleeping.
-        for _ in 0..<100 {
-            if takeToken() { return .success }
-            cnv_cpu_relax()
+        // A signal often follows closely: spin briefly before sleeping, unless this
+        // thread has lately been preempted (a busy machine: the signaller is likely not
+        // running, and the spin would take the CPU it needs).
+        if cnv_spin_advised() {
+            for _ in 0..<100 {
+                if takeToken() { return .success }
+                cnv_cpu_relax()
+            }
         }
         return withBlockingHint {
             while true {
