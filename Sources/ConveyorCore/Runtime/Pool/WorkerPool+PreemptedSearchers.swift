@@ -24,7 +24,7 @@ import Synchronization
 ///
 /// Only producers outside the pool look: a worker that posts runs itself and looks for
 /// work after its job, and waking past searchers for every post between workers cost the
-/// loaded throughput workloads 5 to 15 % (more runnable threads than CPUs, each woken one
+/// loaded throughput workloads 4 to 16 % (more runnable threads than CPUs, each woken one
 /// retiring after a job). The stamp costs a clock read per search round (a few
 /// microseconds each) and, for outside producers that see a searcher, one per post.
 ///
