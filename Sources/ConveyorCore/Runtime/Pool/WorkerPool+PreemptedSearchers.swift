@@ -77,7 +77,8 @@ extension WorkerPool {
     /// Bounded: only while the workers not searching are fewer than wanted, and never
     /// beyond twice the wanted number running; the surplus retires after its next job
     /// (`hasSurplusWorkers`). The woken worker stamps the search (`countSearcher`), so the
-    /// posts right after this one see a fresh searcher and wake nobody else.
+    /// posts right after this one see a fresh searcher and wake nobody else: that is why
+    /// the stamp is looked at again here, under the lock, after the producer's first look.
     func shouldWakePastPreemptedSearchers() -> Bool {
         let wanted = target
         let runningNow = running.load(ordering: .relaxed)

@@ -45,7 +45,7 @@ final class WorkerPool: @unchecked Sendable {
     let running = Atomic<Int>(0)
     /// Workers looking for work without having found any yet.
     let searching = Atomic<Int>(0)
-    /// Keeps `searchStamp`, which searchers store every round, off the line of the
+    /// Keeps `searchStamp`, which searchers refresh about every 8 µs, off the line of the
     /// counters every producer reads.
     private let stampPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// When a searcher last showed that it runs (monotonic ns): each search round stores
@@ -200,8 +200,8 @@ final class WorkerPool: @unchecked Sendable {
     ///
     /// A searcher that the kernel preempted (a busy machine) still counts as searching, so
     /// a post would wake nobody and wait for that searcher's next time slice
-    /// (`WorkerPool+PreemptedSearchers.swift`): a post from outside the pool then wakes a
-    /// parked worker past them.
+    /// (`WorkerPool+PreemptedSearchers.swift`): a post from outside the pool then wakes or
+    /// starts a worker past them.
     @inline(__always)
     func notifyWorkAvailable() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
