@@ -115,6 +115,9 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     let hasSpecifics = Atomic<Bool>(false)
     /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
     private let requestedQoSClass: DispatchQoS.QoSClass
+    /// Whether the queue was made with a QoS of its own; without one it runs at the band
+    /// of the global queue it targets (`scheduleOnTarget`).
+    final var hasOwnQoS: Bool { requestedQoSClass != .unspecified }
     private let requestedRelativePriority: Int
 
     /// Creates a dispatch queue.

@@ -121,7 +121,7 @@ extension DispatchQueue {
             drainJob = job
         }
         if isRootTargeted {
-            job.isOvercommit = targetsOvercommitRoot
+            prepareForGlobalQueue(job, band: hasOwnQoS ? band : nil)
             WorkerPool.shared.submit(job)
         } else {
             let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!
@@ -129,13 +129,26 @@ extension DispatchQueue {
         }
     }
 
-    /// Whether this root-targeted queue's target is an overcommitting global queue. Read by
-    /// the holder of the `enqueued` bit, as `targetWord` is in `scheduleOnTarget`.
+    /// Readies a job of this root-targeted queue (its drain, or an item of a concurrent
+    /// queue) for the pool: overcommitting when the global queue it targets is, and at
+    /// `band`, or at that global queue's band when nil. Read by the holder of the
+    /// `enqueued` bit (or of the width unit), as `targetWord` is in `scheduleOnTarget`.
+    ///
+    /// Callers pass nil for work that takes the queue's band when the queue was made
+    /// without a QoS of its own: such a queue runs at the band of the global queue it
+    /// targets now, so a retarget (`setTarget` while inactive, or the C API's in-order
+    /// retarget of an active queue) moves its work, items queued before it included, to
+    /// the new band, as libdispatch's queues inherit their target's priority (its
+    /// `dispatch_priority2` test: a queue retargeted to BACKGROUND must not run ahead of
+    /// one retargeted to DEFAULT). An item whose band differs from the queue's was given
+    /// a QoS of its own (flags, a work item's QoS) and keeps it.
     @inline(__always)
-    private final var targetsOvercommitRoot: Bool {
-        let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))
-        guard let target else { return false }
-        return Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.isOvercommitRoot }
+    private final func prepareForGlobalQueue(_ job: Job, band: QoSBand?) {
+        guard let root = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) else { return }
+        Unmanaged<DispatchQueue>.fromOpaque(root)._withUnsafeGuaranteedRef { root in
+            job.isOvercommit = root.isOvercommitRoot
+            job.band = band ?? root.band
+        }
     }
 
     /// Runs by the drain job: drain, then hand the queue back.
@@ -279,7 +292,7 @@ extension DispatchQueue {
                     }
                 } else if isRootTargeted {
                     job.redirectQueue = self
-                    job.isOvercommit = targetsOvercommitRoot
+                    prepareForGlobalQueue(job, band: hasOwnQoS || job.band != band ? job.band : nil)
                     WorkerPool.shared.submit(job)
                 } else {
                     DrainFrame.with(self, exclusive: false) { job.run(on: self) }

@@ -46,6 +46,9 @@ final class Worker: @unchecked Sendable {
     let runsOvercommit = Atomic<Bool>(false)
     var tick: UInt32 = 0
     var lifoStreak = 0
+    /// Jobs taken from the more important shared queues in a row while the ring held
+    /// work (`WorkerPool.findJob`); owner only.
+    var turnsPastRing = 0
     var currentNice: Int32 = 0
     /// Set when this thread raised its own nice value for utility or background work.
     var raisedNice = false

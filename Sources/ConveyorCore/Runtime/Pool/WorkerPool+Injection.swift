@@ -108,6 +108,21 @@ extension WorkerPool {
     }
 
     /// Calls `body` with the shared queue of band `index`, without retaining it.
+    /// A job of the most important band above the default one whose shared queue holds
+    /// work, taken alone (none moved into the ring: behind the ring's work they would
+    /// wait for it). For `findJob`, while the worker's ring holds work.
+    func popMoreImportantThanDefault(for worker: Worker) -> Job? {
+        for index in 0..<Int(QoSBand.default.rawValue) {
+            var moved = 0
+            let taken = injectionQueue(index) { queue -> Job? in
+                guard !queue.isEmpty, let job = queue.pop(movingUpTo: 0, into: nil, moved: &moved) else { return nil }
+                return wakingAnotherIfWorkRemains(job, after: queue, for: worker)
+            }
+            if let taken { return taken }
+        }
+        return nil
+    }
+
     @inline(__always)
     func injectionQueue<R>(_ index: Int, _ body: (InjectionQueue) -> R) -> R {
         injection[index]._withUnsafeGuaranteedRef(body)

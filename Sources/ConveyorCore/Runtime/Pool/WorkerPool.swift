@@ -163,7 +163,17 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Puts `job` on `worker`'s ring, where others may steal it (on the band's shared
     /// queue when the ring is full), and wakes a worker if needed.
+    ///
+    /// A job more important than the default band goes to its band's shared queue when
+    /// the ring already holds work: the ring runs first in, first out, so behind default
+    /// work it would wait for all of it, while `findJob` looks at the more important
+    /// shared queues before the ring (libdispatch's `dispatch_priority2` test: a queue
+    /// retargeted to the HIGH global queue got no service until DEFAULT's work ran out).
     private func pushLocally(_ job: Job, on worker: Worker) {
+        if job.band.rawValue < QoSBand.default.rawValue && !worker.local.isEmpty {
+            inject(job)
+            return
+        }
         if worker.local.push(job) {
             notifyWorkAvailable()
         } else {
@@ -308,6 +318,22 @@ final class WorkerPool: @unchecked Sendable {
         } else {
             worker.lifoStreak = 0
         }
+        // The ring runs first in, first out, whatever the bands: work more important than
+        // the default band that waits on its shared queue goes first (`pushLocally` puts
+        // such work there when the ring holds anything), but the ring gets every
+        // `agingShare + 1`th turn, so that its work is slowed, not starved, as aging
+        // bounds the wait of the less important shared queues.
+        if !worker.local.isEmpty && moreImportantThanDefaultIsWaiting {
+            if worker.turnsPastRing < Self.agingShare {
+                worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
+                if let job = popMoreImportantThanDefault(for: worker) {
+                    worker.turnsPastRing += 1
+                    return job
+                }
+            } else {
+                worker.turnsPastRing = 0
+            }
+        }
         if let job = worker.local.pop() { return job }
         // Held leaves cover only jobs from this worker's own ring (`Worker.leaveLater`): a
         // shared queue or a steal may hand over a job that entered the group after them.
@@ -370,6 +396,16 @@ final class WorkerPool: @unchecked Sendable {
             if let taken { return taken }
         }
         return nil
+    }
+
+    /// Whether the shared queue of a band more important than the default one holds a job
+    /// (a racy look: a job pushed as this reads is found at the next job, or by the
+    /// worker its push wakes). Those queues are written only when such work exists, so
+    /// the look is two loads of lines every core keeps in its cache.
+    @inline(__always)
+    var moreImportantThanDefaultIsWaiting: Bool {
+        !injectionQueue(Int(QoSBand.userInteractive.rawValue), { $0.isEmpty })
+            || !injectionQueue(Int(QoSBand.userInitiated.rawValue), { $0.isEmpty })
     }
 
     /// Whether any queue of the pool holds a job (a racy look). LIFO slots count only
