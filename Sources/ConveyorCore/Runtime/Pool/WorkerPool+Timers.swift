@@ -21,6 +21,20 @@ extension WorkerPool {
     /// look under the lock found nothing this worker may fire (say, a due timer that must
     /// run on the event thread): the rest of this search leaves timers alone instead of
     /// taking the lock every round until the event thread has run.
+    /// About how long a full search lasts (48 rounds of a pass over the workers and 32
+    /// pauses) on the development machine.
+    static let longSearchNanoseconds: UInt64 = 100_000
+
+    /// Whether a monotonic timer is due within `nanoseconds`, or overdue (a racy look at
+    /// `EventLoop.monotonicDueHint`; a clock read only while a timer is armed).
+    @inline(__always)
+    func timerDueWithin(_ nanoseconds: UInt64) -> Bool {
+        let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)
+        if due == .max { return false }
+        let now = Clock.monotonicNanoseconds()
+        return due <= now || due - now <= nanoseconds
+    }
+
     @inline(__always)
     func serveTimers(for worker: Worker, watchUntil: inout UInt64, tried: inout Bool) -> Job? {
         let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)

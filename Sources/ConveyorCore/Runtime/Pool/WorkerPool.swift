@@ -360,7 +360,13 @@ final class WorkerPool: @unchecked Sendable {
         var timersTried = false
         defer { if watchUntil != 0 { EventLoop.shared.endTimerWatch() } }
         var round = 0
-        while round < 48 || watchUntil != 0 {
+        // On a busy machine (this thread keeps being preempted: `cnv_spin_advised`) a
+        // long search takes CPU that running work needs, and a post from outside the pool
+        // wakes another worker past a preempted searcher anyway: search a few rounds, then
+        // park. Unless a timer comes due within a long search, which a searcher fires
+        // sooner than the event thread's timerfd wake-up (issue 24).
+        let rounds = cnv_spin_advised() || timerDueWithin(Self.longSearchNanoseconds) ? 48 : 4
+        while round < rounds || watchUntil != 0 {
             stampSearch()
             if let job = stealOnce(for: worker, includingLIFO: round >= 4) { return job }
             if round > 0 {
