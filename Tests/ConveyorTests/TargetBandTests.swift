@@ -75,7 +75,7 @@ import Testing
     /// holds default work, starts before that work has all started: it no longer queues
     /// behind it in the ring. (Before, it started after the last of the default jobs, in
     /// every run.) The default jobs each spin until it starts or for 5 ms, so even a pool
-    /// that steals them all runs at most a few before one of its workers reaches it.
+    /// that steals them runs at most a few per worker before one of its workers reaches it.
     @Test func moreImportantWorkIsNotQueuedBehindDefaultWorkInARing() {
         let defaultJobs = 200
         let started = Atomic<Int>(0)
@@ -94,7 +94,10 @@ import Testing
             }
         }
         #expect(group.wait(timeout: deadline(seconds: 60)) == .success)
+        // Each worker starts at most a few default jobs before it, whatever the machine
+        // does: a worker that finishes one takes it next (its ring holds the rest).
+        let bound = min(defaultJobs / 2, 4 * ThreadInfo.cpuCount)
         let after = importantStartedAfter.load(ordering: .relaxed)
-        #expect(after >= 0 && after < defaultJobs, "the user-initiated job started after \(after) of \(defaultJobs) default jobs")
+        #expect(after >= 0 && after < bound, "the user-initiated job started after \(after) of \(defaultJobs) default jobs (bound \(bound))")
     }
 }

@@ -124,6 +124,9 @@ extension DispatchQueue {
             prepareForGlobalQueue(job, band: hasOwnQoS ? band : nil)
             WorkerPool.shared.submit(job)
         } else {
+            // An item of its target queue now: at this queue's own band, not one a global
+            // queue it targeted before gave the reused drain job.
+            job.band = band
             let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!
             Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.enqueue(job) }
         }

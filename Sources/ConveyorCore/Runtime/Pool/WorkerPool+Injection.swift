@@ -107,7 +107,6 @@ extension WorkerPool {
         return nil
     }
 
-    /// Calls `body` with the shared queue of band `index`, without retaining it.
     /// A job of the most important band above the default one whose shared queue holds
     /// work, taken alone (none moved into the ring: behind the ring's work they would
     /// wait for it). For `findJob`, while the worker's ring holds work.
@@ -123,6 +122,7 @@ extension WorkerPool {
         return nil
     }
 
+    /// Calls `body` with the shared queue of band `index`, without retaining it.
     @inline(__always)
     func injectionQueue<R>(_ index: Int, _ body: (InjectionQueue) -> R) -> R {
         injection[index]._withUnsafeGuaranteedRef(body)

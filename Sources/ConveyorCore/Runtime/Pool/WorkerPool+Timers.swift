@@ -14,15 +14,11 @@
 /// Due timers served by a searching worker (see `EventLoop+PoolFiring.swift`): the one
 /// step `search` takes each round beside stealing and the injection queues.
 extension WorkerPool {
-    /// Fires due timers here, or starts or ends watching the next one
-    /// (`EventLoop+PoolFiring.swift`). Returns the first job a fired callback submitted,
-    /// which went to this worker's own slots. `watchUntil` is nonzero while this worker
-    /// watches: the instant it gives up if it still cannot fire. `tried` turns true when a
-    /// look under the lock found nothing this worker may fire (say, a due timer that must
-    /// run on the event thread): the rest of this search leaves timers alone instead of
-    /// taking the lock every round until the event thread has run.
-    /// About how long a full search lasts (48 rounds of a pass over the workers and 32
-    /// pauses) on the development machine.
+    /// How soon a timer must come due for a searcher on a busy machine to keep searching
+    /// in full (`search`): a full search lasts about 40 µs here, and a searcher starts
+    /// watching a timer `EventLoop.watchWindowNanoseconds` before it is due, so a timer
+    /// due within this is one the search may still fire itself, with slack for a slower
+    /// machine's pauses.
     static let longSearchNanoseconds: UInt64 = 100_000
 
     /// Whether a monotonic timer is due within `nanoseconds`, or overdue (a racy look at
@@ -35,6 +31,13 @@ extension WorkerPool {
         return due <= now || due - now <= nanoseconds
     }
 
+    /// Fires due timers here, or starts or ends watching the next one
+    /// (`EventLoop+PoolFiring.swift`). Returns the first job a fired callback submitted,
+    /// which went to this worker's own slots. `watchUntil` is nonzero while this worker
+    /// watches: the instant it gives up if it still cannot fire. `tried` turns true when a
+    /// look under the lock found nothing this worker may fire (say, a due timer that must
+    /// run on the event thread): the rest of this search leaves timers alone instead of
+    /// taking the lock every round until the event thread has run.
     @inline(__always)
     func serveTimers(for worker: Worker, watchUntil: inout UInt64, tried: inout Bool) -> Job? {
         let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)

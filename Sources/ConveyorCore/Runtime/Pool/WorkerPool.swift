@@ -103,8 +103,9 @@ final class WorkerPool: @unchecked Sendable {
 
     // MARK: submitting
 
-    /// Makes `job` runnable: on the calling worker's own ring when there is one, else on
-    /// the injection queue of its band.
+    /// Makes `job` runnable: on the calling worker's own ring when there is one (for work
+    /// above the default band, only while that ring is empty: `pushLocally`), else on the
+    /// injection queue of its band.
     @inline(__always)
     ///
     /// A queue that a worker schedules goes to the worker's LIFO slot without waking
@@ -299,8 +300,9 @@ final class WorkerPool: @unchecked Sendable {
 
     // MARK: finding work
 
-    /// The next job for `worker`: its ring, the injection queues (most important first),
-    /// then stealing, then a short spin. Nil means park.
+    /// The next job for `worker`: its LIFO slot, work above the default band waiting on
+    /// its shared queue (while the ring holds work), its ring, the injection queues (most
+    /// important first), then stealing, then a short spin. Nil means park.
     @inline(__always)
     func findJob(for worker: Worker) -> Job? {
         worker.tick &+= 1
@@ -354,8 +356,8 @@ final class WorkerPool: @unchecked Sendable {
             countSearcher()
             worker.isSearching = true
         }
-        // While this worker watches a due timer (`serveTimers`), it spins past the usual
-        // 48 rounds until it fires it; leaving in any other way gives the watch back.
+        // While this worker watches a due timer (`serveTimers`), it spins past its rounds
+        // until it fires it; leaving in any other way gives the watch back.
         var watchUntil: UInt64 = 0
         var timersTried = false
         defer { if watchUntil != 0 { EventLoop.shared.endTimerWatch() } }
@@ -365,10 +367,14 @@ final class WorkerPool: @unchecked Sendable {
         // wakes another worker past a preempted searcher anyway: search a few rounds, then
         // park. Unless a timer comes due within a long search, which a searcher fires
         // sooner than the event thread's timerfd wake-up (issue 24).
+        // A short search still takes a busy owner's LIFO slot in its last round, as a full
+        // one does from its fifth: the LIFO watcher's wake-up relies on that (issue 11,
+        // finding 3), and parking checks no slots.
         let rounds = cnv_spin_advised() || timerDueWithin(Self.longSearchNanoseconds) ? 48 : 4
+        let lifoRound = min(4, rounds - 1)
         while round < rounds || watchUntil != 0 {
             stampSearch()
-            if let job = stealOnce(for: worker, includingLIFO: round >= 4) { return job }
+            if let job = stealOnce(for: worker, includingLIFO: round >= lifoRound) { return job }
             if round > 0 {
                 for _ in 0..<32 { cnv_cpu_relax() }
             }
