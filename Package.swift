@@ -54,12 +54,19 @@ let package = Package(
         ),
         // The drop-in library: the C API's implementation under libdispatch's own names too
         // (exports.ld, a linker script of aliases that Scripts/drop-in-exports.py writes),
-        // and stubs that stop with a message for the entry points Conveyor does not provide.
+        // reached through a forwarding table (Forwarding.S) that a program linking Conveyor
+        // points at its own runtime, and stubs that stop with a message for the entry points
+        // Conveyor does not provide.
         .target(
             name: "CConveyorDropIn",
             dependencies: ["CConveyorDispatch"],
-            exclude: ["exports.ld"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", Context.packageDirectory + "/Sources/CConveyorDropIn/exports.ld"])]
+            exclude: ["exports.ld", "forwarding.rsp"],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", Context.packageDirectory + "/Sources/CConveyorDropIn/exports.ld",
+                // `-Xlinker --wrap=` for each runtime entry point (Scripts/runtime-entries.py):
+                // the library's own calls into the runtime go through the forwarding table.
+                "@" + Context.packageDirectory + "/Sources/CConveyorDropIn/forwarding.rsp",
+            ])]
         ),
         // The launcher: `conveyor-run program args…` runs a program on the drop-in library.
         .executableTarget(name: "conveyor-run", path: "Sources/ConveyorRun"),
@@ -68,7 +75,9 @@ let package = Package(
         .target(name: "CConveyorGlobalExecutor"),
         // Where Conveyor meets the other owners of the main thread: the concurrency
         // runtime's main-executor hooks and the toolchain's libdispatch main queue, which
-        // Foundation's RunLoop drains (found by name at run time; nothing links to it).
+        // Foundation's RunLoop drains (found by name at run time; nothing links to it); and
+        // the drop-in library, which a program linking Conveyor hands its runtime to
+        // (DropInAdoption.c: one runtime per process).
         .target(name: "CConveyorMainThreadBridge"),
         // The module users import: re-exports ConveyorCore, and names each top-level
         // declaration in a scoped re-export so that it wins over the toolchain's Dispatch
@@ -84,6 +93,9 @@ let package = Package(
         // Child programs for the main-thread hosts: an `async` main, and Foundation's RunLoop.
         .executableTarget(name: "conveyor-async-main-probe", dependencies: ["Conveyor", "CConveyor"], path: "Sources/ConveyorAsyncMainProbe"),
         .executableTarget(name: "conveyor-runloop-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorRunLoopProbe"),
+        // A program that links Conveyor and runs under the drop-in library: one runtime
+        // (Scripts/drop-in.sh).
+        .executableTarget(name: "conveyor-adoption-probe", dependencies: ["Conveyor", "CConveyor", "CConveyorMainThreadBridge"], path: "Sources/ConveyorAdoptionProbe"),
         // A child program that installs Conveyor as Swift concurrency's global executor.
         .executableTarget(name: "conveyor-global-executor-probe", dependencies: ["Conveyor"], path: "Sources/ConveyorGlobalExecutorProbe"),
         // The chapter's listings in Swift: a library so the tests can run them too, and a

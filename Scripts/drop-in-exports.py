@@ -16,7 +16,10 @@
 
 Sources/CConveyorDropIn/exports.ld gives every symbol that the toolchain's libdispatch
 exports and Conveyor's C API implements as `cnv_<name>` the name `<name>` too: a linker
-script of plain assignments, so each is an alias (one implementation, two names). Data
+script of plain assignments, so each is an alias (one implementation, two names); an
+entry point written in Swift is aliased to its forwarding stub
+(Sources/CConveyorDropIn/Forwarding.S, Scripts/runtime-entries.py), through which a
+program that links Conveyor's Swift module takes the library's names over. Data
 symbols that programs may copy at load time are defined by
 Sources/CConveyorDropIn/DropIn.c instead, at libdispatch's sizes (DATA_OBJECT,
 DESTRUCTOR). The check also requires that every other function libdispatch exports is
@@ -35,6 +38,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIBDISPATCH = "/opt/swift/usr/lib/swift/linux/libdispatch.so"
 TABLE = ROOT / "Sources/CConveyorDropIn/exports.ld"
 STUBS = ROOT / "Sources/CConveyorDropIn/DropIn.c"
+ENTRIES = ROOT / "Sources/CConveyorMainThreadBridge/include/cnv_runtime_entries.def"
 
 # Data symbols of libdispatch that the drop-in does not define: nothing passes a Conveyor
 # object through them, so a program that reads them reads libdispatch's (inert) copy.
@@ -73,6 +77,7 @@ def main():
     theirs = exports(LIBDISPATCH)
     ours = {name[4:] for name in exports(library) if name.startswith("cnv_")}
     stubs = set(re.findall(r"^UNPROVIDED\((\w+),", STUBS.read_text(), re.M))
+    forwarded = set(re.findall(r"^CNV_RUNTIME_ENTRY\((\w+)\)$", ENTRIES.read_text(), re.M))
     # Data symbols the drop-in defines itself, at libdispatch's sizes (DropIn.c says why).
     defined = set(re.findall(r"^(?:DATA_OBJECT|DESTRUCTOR)\((\w+),", STUBS.read_text(), re.M))
 
@@ -83,7 +88,10 @@ def main():
         if name in defined:
             continue
         if source in ours:
-            lines.append(f"{name} = cnv_{source};")
+            # An entry point of the Swift runtime is reached through its forwarding stub
+            # (Sources/CConveyorDropIn/Forwarding.S); one written in C is the C API's own.
+            target = f"conveyor_forward_cnv_{source}" if f"cnv_{source}" in forwarded else f"cnv_{source}"
+            lines.append(f"{name} = {target};")
         elif name in stubs or name in LEFT_TO_LIBDISPATCH:
             continue
         else:

@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-for product in ConveyorDispatch ConveyorDropIn conveyor-run conveyor-compose-dispatch; do
+for product in ConveyorDispatch ConveyorDropIn conveyor-run conveyor-compose-dispatch conveyor-compose conveyor-adoption-probe; do
     swift build -c release --product "$product" >/dev/null || { echo "building $product failed"; exit 1; }
 done
 bin=$(swift build -c release --show-bin-path)
@@ -52,6 +52,7 @@ clang "${c_flags[@]}" -fno-pic -no-pie Tests/DropIn/abi-probe.c -o "$out/abi-pro
 readelf -W -r "$out/abi-probe-no-pie" | grep -q "R_X86_64_COPY.*_dispatch_main_q" || [ "$(uname -m)" != x86_64 ] \
     || { echo "abi-probe-no-pie has no copy relocation of _dispatch_main_q: it tests nothing"; exit 1; }
 clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
+clang "${c_flags[@]}" -shared -fPIC Tests/DropIn/early-user.c -o "$out/libearly-user.so"
 for test in capi-test data-io-test lifetime-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
 clang "${c_flags[@]}" Examples/C/chapter.c -o "$out/chapter"
 clang++ "${c_flags[@]}" Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp"
@@ -98,6 +99,18 @@ expect_refusal "an entry point Conveyor does not provide stops the program, nami
     "dispatch_workloop_create is not provided by Conveyor's drop-in libdispatch" "$run" "$out/misuse-probe" unprovided
 expect_refusal "loaded by dlopen after libdispatch started: refused" \
     "was loaded after libdispatch" env CONVEYOR_DROP_IN="$bin/libConveyorDropIn.so" "$out/misuse-probe" late
+
+echo "== a program that links Conveyor's Swift module, under the drop-in library: one runtime, the program's"
+"$run" "$bin/conveyor-adoption-probe" one-runtime || { echo "FAIL one runtime per process"; failed=1; }
+# A library whose constructor makes a dispatch object on the library's runtime before the
+# program starts: the library keeps its own runtime, says so, and the program still works.
+LD_PRELOAD="$bin/libConveyorDropIn.so $out/libearly-user.so" timeout 120 "$bin/conveyor-adoption-probe" refused \
+    >"$out/refused.log" 2>&1 && grep -q "cannot forward to the program's runtime (a library's constructor made" "$out/refused.log" \
+    && echo "ok   state made before the program started: refused with a message, two runtimes" \
+    || { echo "FAIL the library took a program's runtime after its own had made state"; cat "$out/refused.log"; failed=1; }
+echo "== the composition tester's Conveyor build under the drop-in library (Swift API, then C API): one runtime"
+"$run" "$bin/conveyor-compose" --seconds "$seconds" || failed=1
+"$run" "$bin/conveyor-compose" --seconds "$seconds" --api c || failed=1
 
 echo "== the composition tester's libdispatch build, unchanged, under the drop-in library (Swift API, then C API)"
 "$run" "$bin/conveyor-compose-dispatch" --seconds "$seconds" || failed=1

@@ -42,7 +42,7 @@ HASH = "\n".join(
     ("##" + line[2:-2] + "##") if line.startswith("//===") else ("#" + line[2:]) if line.startswith("//") else line
     for line in SLASH.splitlines()) + "\n"
 MARK = "SPDX-License-Identifier: Apache-2.0"
-STYLES = {".swift": SLASH, ".c": SLASH, ".h": SLASH, ".cpp": SLASH, ".sh": HASH, ".py": HASH}
+STYLES = {".swift": SLASH, ".c": SLASH, ".S": SLASH, ".h": SLASH, ".cpp": SLASH, ".sh": HASH, ".py": HASH}
 
 
 def files():

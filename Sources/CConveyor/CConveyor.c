@@ -37,6 +37,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+int cnv_capi_state_made = 0;   // cnv_capi_state.h
+
 CNV_FAST_TLS void *cnv_tls_context_slot = NULL;
 CNV_FAST_TLS void *cnv_tls_frame_slot = NULL;
 CNV_FAST_TLS long cnv_tls_apply_depth = 0;

@@ -11,11 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The drop-in library's own code: its marker, the check that it was loaded in time, and
-// the libdispatch entry points Conveyor does not provide. Everything else it exports is
-// the C API's implementation under a second name (exports.ld).
+// The drop-in library's own code: its marker, the check that it was loaded in time, the
+// libdispatch entry points Conveyor does not provide, its data symbols, and the hand-over
+// to a program's runtime. Everything else it exports is the C API's implementation under
+// a second name (exports.ld), reached through the forwarding table (Forwarding.S).
 #define _GNU_SOURCE
 #include "CConveyorDropIn.h"
+#include <CConveyorMainThreadBridge.h>
+#include <cnv_capi_state.h>
+#include <cnv_runtime_entries.def>
 #include <cnv_static_objects.h>
 
 #include <dlfcn.h>
@@ -171,8 +175,55 @@ void cnv_capi_register_drop_in_main_queue(void *handle);
 void cnv_capi_register_drop_in_data_empty(void *handle);
 
 // Taken through the global offset table (the names are interposable): the program's
-// copies when it made copies.
+// copies when it made copies. The calls go through the forwarding table: to the runtime
+// that serves the process at the time (run again when a program's runtime is adopted).
 __attribute__((constructor)) static void register_statics(void) {
     cnv_capi_register_drop_in_main_queue(&_dispatch_main_q);
     cnv_capi_register_drop_in_data_empty(&_dispatch_data_empty);
+}
+
+// MARK: one runtime per process
+
+// The slots the stubs jump through (Forwarding.S), in cnv_runtime_entries.def's order.
+extern void *cnv_drop_in_forward_table[CNV_RUNTIME_ENTRY_COUNT] __attribute__((visibility("hidden")));
+
+/// The table this library forwards to, once it took a program's (NULL before).
+static const struct cnv_runtime_table *adopted_table;
+
+// Called by a program that links Conveyor's Swift module, from its constructor, before
+// `main` (Sources/CConveyorMainThreadBridge/DropInAdoption.c). The constructors of the
+// process's libraries have run by then, this library's included; if any of them made
+// runtime state here (an object, work on the main queue, a block object), that state
+// would not be known to the program's runtime, and the library keeps its own.
+// Concurrency: the process is still loading, on one thread, and every thread started
+// later is created after the slots are written (pthread_create orders them); the
+// releasing stores keep the order for a thread some library constructor started, whose
+// stub reads a slot with a plain load (one aligned word: the old target or the new).
+__attribute__((visibility("default")))
+int conveyor_drop_in_adopt(const struct cnv_runtime_table *table, const char **why) {
+    if (adopted_table) {
+        if (adopted_table == table) return 1;
+        *why = "it already forwards to another copy of the runtime";
+        return 0;
+    }
+    if (table->fingerprint != CNV_RUNTIME_FINGERPRINT || table->count != CNV_RUNTIME_ENTRY_COUNT) {
+        *why = "the program links another build of Conveyor than the library's";
+        return 0;
+    }
+    if (__atomic_load_n(&cnv_capi_state_made, __ATOMIC_RELAXED)) {
+        *why = "a library's constructor made dispatch objects or work on the library's own runtime before the program started";
+        return 0;
+    }
+    for (size_t i = 0; i < CNV_RUNTIME_ENTRY_COUNT; i++) {
+        if (!table->entries[i]) {
+            *why = "the program's runtime lacks an entry point";
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < CNV_RUNTIME_ENTRY_COUNT; i++) {
+        __atomic_store_n(&cnv_drop_in_forward_table[i], table->entries[i], __ATOMIC_RELEASE);
+    }
+    adopted_table = table;
+    register_statics();   // the program's runtime learns the handles the process sees
+    return 1;
 }

@@ -95,23 +95,35 @@ static int install_hook(const char *name, void *value) {
     return __atomic_compare_exchange_n(slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/// Whether `a` and `b` are defined by the same loaded object.
+static int same_object(void *a, void *b) {
+    Dl_info first, second;
+    if (!a || !b || !dladdr(a, &first) || !dladdr(b, &second)) return 0;
+    return first.dli_fbase == second.dli_fbase;
+}
+
 /// Whether `symbol` is defined by the same loaded object as this file's code.
 static int defined_here(void *symbol) {
-    Dl_info here, there;
-    if (!dladdr((void *)cnv_main_executor_hooks_installed, &here) || !dladdr(symbol, &there)) return 0;
-    return here.dli_fbase == there.dli_fbase;
+    return same_object((void *)cnv_main_executor_hooks_installed, symbol);
 }
 
 __attribute__((constructor))
 static void cnv_main_thread_bridge_init(void) {
-    main_queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
-    async_f = (async_f_t)dlsym(RTLD_DEFAULT, "dispatch_async_f");
-    main_handle = (handle_4cf_t)dlsym(RTLD_DEFAULT, "_dispatch_get_main_queue_handle_4CF");
-    main_callback = (callback_4cf_t)dlsym(RTLD_DEFAULT, "_dispatch_main_queue_callback_4CF");
+    // Under the drop-in library, a program that links Conveyor's Swift module first hands
+    // the library its runtime (DropInAdoption.c). Then libdispatch's names are this
+    // runtime's own, as in the library itself: there is no other main queue to bridge to.
+    int adopted = cnv_drop_in_adopted();
+    if (!adopted) {
+        main_queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
+        async_f = (async_f_t)dlsym(RTLD_DEFAULT, "dispatch_async_f");
+        main_handle = (handle_4cf_t)dlsym(RTLD_DEFAULT, "_dispatch_get_main_queue_handle_4CF");
+        main_callback = (callback_4cf_t)dlsym(RTLD_DEFAULT, "_dispatch_main_queue_callback_4CF");
+    }
     // In the drop-in library (Sources/CConveyorDropIn) these names are Conveyor's own main
     // queue: there is no other main queue to bridge to, and forwarding to itself would
-    // loop. (A program that links Conveyor's Swift module and runs under the drop-in
-    // library finds the drop-in's names here, from another object, and bridges to them.)
+    // loop. (A program that links Conveyor's Swift module and runs under a drop-in
+    // library that refused its runtime finds the library's names here, from another
+    // object, and bridges to them.)
     if (main_queue && defined_here(main_queue)) {
         main_queue = NULL;
         async_f = NULL;
@@ -125,5 +137,10 @@ static void cnv_main_thread_bridge_init(void) {
     if (install_hook("swift_task_enqueueMainExecutor_hook", (void *)(enqueue_hook_t)enqueue_main_hook)) {
         install_hook("swift_task_asyncMainDrainQueue_hook", (void *)(drain_hook_t)async_main_drain_hook);
         hooks_installed = 1;
+    } else if (adopted) {
+        // The library's copy of this constructor ran first and set them, unless another
+        // library had: its hooks call the runtime's entry points, which now forward here.
+        void **slot = (void **)dlsym(RTLD_DEFAULT, "swift_task_enqueueMainExecutor_hook");
+        hooks_installed = slot && same_object(*slot, dlsym(RTLD_DEFAULT, "conveyor_drop_in_adopt"));
     }
 }

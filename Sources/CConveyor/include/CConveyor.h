@@ -234,5 +234,6 @@ void cnv_thread_yield(void);
 
 // The first words of the C API's static objects, for the Swift side (`CStaticTag`).
 #include "cnv_static_objects.h"
+#include "cnv_capi_state.h"
 
 #endif

@@ -21,11 +21,22 @@
 // and Swift concurrency runtime, to Conveyor. The entry points libdispatch exports that
 // Conveyor does not provide are defined here too and stop the program with a message
 // naming them (DropIn.c), so that no Conveyor object ever reaches the real libdispatch.
+// Each name of the runtime's reaches it through a forwarding stub (Forwarding.S), so that
+// a program which links Conveyor's Swift module can hand the library its own runtime
+// before `main` (`conveyor_drop_in_adopt`, DropIn.c): one runtime per process.
 #ifndef CCONVEYOR_DROP_IN_H
 #define CCONVEYOR_DROP_IN_H
 
 /// The drop-in library's marker: present (non-NULL through dlsym) only in a process that
 /// runs on it. Its text names Conveyor and the libdispatch API version it follows.
 extern const char conveyor_drop_in[];
+
+struct cnv_runtime_table;
+
+/// Forwards the library's libdispatch names to `table`'s runtime from now on; called by a
+/// program that links Conveyor's Swift module, while it loads
+/// (Sources/CConveyorMainThreadBridge/DropInAdoption.c). Returns 1 when it does, 0 with
+/// `*why` set when it refuses (see `cnv_drop_in_adopt_function`).
+int conveyor_drop_in_adopt(const struct cnv_runtime_table *table, const char **why);
 
 #endif

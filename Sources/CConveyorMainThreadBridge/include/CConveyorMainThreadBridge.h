@@ -23,6 +23,8 @@
 // - reaches libdispatch's main queue by name at run time (dlsym; nothing links to it), so
 //   that Conveyor's main queue can ask a RunLoop to drain it, and Conveyor's main-thread
 //   loop can drain work that code built on the toolchain's Dispatch put there.
+// - hands the drop-in library this copy of the runtime, when the program links Conveyor
+//   and runs under it (DropInAdoption.c), so that the process has one runtime.
 // Nothing here is named `dispatch_*`: the toolchain's libdispatch is loaded in every
 // Swift process.
 #ifndef CCONVEYOR_MAIN_THREAD_BRIDGE_H
@@ -48,5 +50,34 @@ void cnv_libdispatch_main_queue_drain(void);
 /// Whether the concurrency runtime's main-executor hooks point at Conveyor (installed at
 /// load time unless another library had set them first).
 int cnv_main_executor_hooks_installed(void);
+
+// MARK: one runtime per process (DropInAdoption.c)
+
+/// What a program that links Conveyor's Swift module hands the drop-in library when both
+/// are in one process: its own runtime's C entry points, in the order of
+/// cnv_runtime_entries.def, so that the library's libdispatch names forward to them.
+struct cnv_runtime_table {
+    /// CNV_RUNTIME_FINGERPRINT of the program's build: the library takes the table only
+    /// if its own is the same (same entry points, signatures and static objects).
+    uint64_t fingerprint;
+    /// CNV_RUNTIME_ENTRY_COUNT of the program's build.
+    uint64_t count;
+    /// The entry points, `count` of them.
+    void *const *entries;
+};
+
+/// The drop-in library's side (exported by libConveyorDropIn.so, found with dlsym):
+/// forwards the library's libdispatch names to `table`'s runtime from now on. Returns 1
+/// when it did (or had already, for the same table), 0 with `*why` set when it refused:
+/// another build, or its own runtime already holds objects or work that the program's
+/// would not know.
+typedef int (*cnv_drop_in_adopt_function)(const struct cnv_runtime_table *table, const char **why);
+
+/// Where this process's dispatch calls go, decided once when the program loads:
+/// 1 when this copy of the runtime is the process's and the drop-in library forwards to
+/// it; 0 when there is no drop-in library, this copy is the drop-in library's own, or
+/// the library refused (then it said why on standard error, and the process has two
+/// runtimes, as before).
+int cnv_drop_in_adopted(void);
 
 #endif

@@ -16,6 +16,8 @@
 // copy and dispose helpers retain and release it; these are the calls it makes, with the
 // item as an `Unmanaged` pointer.
 
+import CConveyor
+
 enum CBlockObject {
     static func item(_ pointer: UnsafeMutableRawPointer) -> DispatchWorkItem {
         Unmanaged<DispatchWorkItem>.fromOpaque(pointer).takeUnretainedValue()
@@ -31,6 +33,7 @@ package func cnv_capi_block_item_create(_ flags: UInt, _ qosClass: UInt32, _ rel
     guard let qos = DispatchQoS.QoSClass(cValue: qosClass), relativePriority <= 0, relativePriority >= -15 else {
         return nil   // libdispatch: NULL for an invalid class or priority
     }
+    cnv_capi_note_state_made()   // the drop-in library forwards to a program's runtime only before this
     let holder = CBlockHandler(invoke: invoke, block: block, release: release)
     let item = DispatchWorkItem(qos: DispatchQoS(qosClass: qos, relativePriority: Int(relativePriority)),
                                 flags: DispatchWorkItemFlags(rawValue: flags & 0x3F)) {

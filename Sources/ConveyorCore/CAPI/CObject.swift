@@ -118,6 +118,7 @@ final class CObject: @unchecked Sendable {
     /// A box that holds `object` for ever (global objects) or, with `isHandle` false, a
     /// companion that only carries a label.
     init(_ object: DispatchObject, kind: Kind, isGlobal: Bool = false, isHandle: Bool = false) {
+        cnv_capi_note_state_made()   // the drop-in library forwards to a program's runtime only before this
         objectReference = .passUnretained(object)
         self.kind = kind
         self.isGlobal = isGlobal

@@ -44,7 +44,9 @@ final class MainQueueRunner: @unchecked Sendable {
     private let enqueuedItems = Atomic<Int>(0)
     private var poppedItems = 0
 
-    private init() {}
+    private init() {
+        cnv_capi_note_state_made()   // the drop-in library forwards to a program's runtime only before this
+    }
 
     /// An item is about to be pushed onto the main queue.
     @inline(__always)
