@@ -59,6 +59,7 @@ clang++ "${c_flags[@]}" Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp"
 # Swift programs built against the toolchain's Dispatch, Foundation and XCTest.
 swiftc -O Tests/DropIn/swift-probe.swift -o "$out/swift-probe"
 swiftc -O -parse-as-library Tests/DropIn/async-probe.swift -o "$out/async-probe"
+swiftc -O Tests/DropIn/posting-tasks-probe.swift -o "$out/posting-tasks-probe"
 swiftc -O Tests/DropIn/xctest-probe.swift -o "$out/xctest-probe" -lXCTest
 
 failed=0
@@ -87,6 +88,7 @@ compare "Examples/C/chapter.c" "$out/chapter"
 compare "Examples/CPlusPlus/chapter.cpp" "$out/chapter-cpp"
 compare "Tests/DropIn/swift-probe.swift" "$out/swift-probe"
 compare "Tests/DropIn/async-probe.swift" "$out/async-probe"
+compare "Tests/DropIn/posting-tasks-probe.swift" "$out/posting-tasks-probe"
 compare "Tests/DropIn/xctest-probe.swift" "$out/xctest-probe"
 
 echo "== the drop-in library refuses what it cannot do, with a message"

@@ -41,6 +41,10 @@ final class LocalRunQueue: @unchecked Sendable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// How many jobs were ever pushed (wrapping): the difference of two readings counts
+    /// the pushes between them. Owner only.
+    var tailPosition: UInt32 { tail.load(ordering: .relaxed) }
+
     /// Owner only. Returns false when the ring is full (the caller puts the job elsewhere).
     @inline(__always)
     func push(_ job: Job) -> Bool {

@@ -49,6 +49,9 @@ final class Worker: @unchecked Sendable {
     /// Jobs taken from the more important shared queues in a row while the ring held
     /// work (`WorkerPool.findJob`); owner only.
     var turnsPastRing = 0
+    /// The ring's tail position when the current job began: the ring's jobs past it are
+    /// the ones this job posted (`WorkerPool.handOffLocalWork`); owner only.
+    var ringTailAtJobStart: UInt32 = 0
     var currentNice: Int32 = 0
     /// Set when this thread raised its own nice value for utility or background work.
     var raisedNice = false
@@ -123,6 +126,7 @@ final class Worker: @unchecked Sendable {
                     break
                 }
                 inJob.store(true, ordering: .relaxed)
+                ringTailAtJobStart = local.tailPosition
                 let overcommit = job.isOvercommit
                 if overcommit {
                     runsOvercommit.store(true, ordering: .relaxed)

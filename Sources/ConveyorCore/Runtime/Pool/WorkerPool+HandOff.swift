@@ -16,18 +16,39 @@ import Synchronization
 // A worker that stops running jobs for a while (it blocks in a Conveyor wait, retires or
 // leaves the pool) hands its own queued work to the others.
 extension WorkerPool {
-    /// Gives `worker`'s LIFO slot and ring to the shared queues: nobody else may take the
-    /// slot, and work in the ring would wait until some worker searched and stole it.
-    /// Returns whether a shared queue went from empty to non-empty, that is whether a
-    /// wake-up is owed (`inject`'s rule). Called on the worker's own thread.
+    /// Gives `worker`'s LIFO slot and ring to the others: nobody else may take the slot,
+    /// and work in the ring would wait until some worker searched and stole it.
+    ///
+    /// What the worker's current job posted (the jobs it pushed on the ring, then the
+    /// slot's drain) goes to the pool's hand-off queue, which every worker takes from
+    /// before the bands' shared queues, newest batch first (`HandOffQueue`): it is often
+    /// what the job now waits for (a block it posted, then waited on). At the back of its
+    /// band's shared queue it would wait behind everything posted since, and when that is
+    /// more blocking work than the pool may have threads (its cap), behind work that can
+    /// never finish: a thousand blocks, or Swift concurrency tasks, that each post a
+    /// block and wait for it hung so (found by running the test suite under the drop-in
+    /// library; libdispatch hangs the same way for plain blocks, and bounds the tasks by
+    /// its cooperative width). The ring's older jobs (a batch taken from a shared queue,
+    /// work posted before this job) go to their bands' shared queues: ahead of the posts,
+    /// a batch of such blocking work would bring the same flood back.
+    /// Returns whether a queue went from empty to non-empty, that is whether a wake-up is
+    /// owed (`inject`'s rule). Called on the worker's own thread.
     func handOffLocalWork(of worker: Worker) -> Bool {
         var madeNonEmpty = false
-        if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-            madeNonEmpty = pushInjected(Job.takeRetained(raw)) || madeNonEmpty
-        }
-        while let job = worker.local.pop() {
+        // Thieves take from the ring's head, the older end: the posts are its last jobs,
+        // however many were stolen (an estimate if a steal races this).
+        let posts = Int(worker.local.tailPosition &- worker.ringTailAtJobStart)
+        var older = worker.local.count - posts
+        while older > 0, let job = worker.local.pop() {
+            older -= 1
             madeNonEmpty = pushInjected(job) || madeNonEmpty
         }
+        var slot = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing)
+        madeNonEmpty = handedOff.pushBatch {
+            if let job = worker.local.pop() { return job }
+            defer { slot = nil }
+            return slot.map { Job.takeRetained($0) }
+        } || madeNonEmpty
         return madeNonEmpty
     }
 

@@ -47,6 +47,7 @@ extension WorkerPool {
     /// remains (`wakingAnotherIfWorkRemains`), as when only one band holds work.
     @inline(__always)
     func popInjection(for worker: Worker) -> Job? {
+        if let job = popHandedOff(for: worker) { return job }
         var first = -1
         var aged = -1
         var agedPass: UInt64 = .max
@@ -105,6 +106,15 @@ extension WorkerPool {
             if isBusy { return nil }
         }
         return nil
+    }
+
+    /// The next job that a worker handed off when it stopped running jobs
+    /// (`handOffLocalWork`), taken alone; another worker is woken if more wait there.
+    @inline(__always)
+    func popHandedOff(for worker: Worker) -> Job? {
+        guard let job = handedOff.pop() else { return nil }
+        if !worker.isSearching && !handedOff.isEmpty { notifyWorkAvailable() }
+        return job
     }
 
     /// A job of the most important band above the default one whose shared queue holds

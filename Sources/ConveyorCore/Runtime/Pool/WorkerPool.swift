@@ -38,6 +38,10 @@ final class WorkerPool: @unchecked Sendable {
     /// and used through `injectionQueue(_:_:)`: every thread touches them, and a retain and
     /// release around each use was an atomic pair on the queue's own header line.
     let injection: [Unmanaged<InjectionQueue>]
+    /// What workers posted just before they stopped running jobs (blocked in a Conveyor
+    /// wait, retiring, leaving): taken before every band's shared queue (`popInjection`;
+    /// `handOffLocalWork` says why).
+    let handedOff = HandOffQueue()
     private let slots: UnsafeMutablePointer<UInt>
     let slotCount = Atomic<Int>(0)
 
@@ -423,6 +427,7 @@ final class WorkerPool: @unchecked Sendable {
     /// Whether any queue of the pool holds a job (a racy look). LIFO slots count only
     /// when asked: they belong to a running worker, which will run them itself.
     func hasVisibleWork(includingLIFO: Bool = false) -> Bool {
+        if !handedOff.isEmpty { return true }
         for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) { return true }
         let count = slotCount.load(ordering: .acquiring)
         for index in 0..<count {
