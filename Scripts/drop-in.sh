@@ -107,7 +107,7 @@ echo "== a program that links Conveyor's Swift module, under the drop-in library
 # A library whose constructor makes a dispatch object on the library's runtime before the
 # program starts: the library keeps its own runtime, says so, and the program still works.
 LD_PRELOAD="$bin/libConveyorDropIn.so $out/libearly-user.so" timeout 120 "$bin/conveyor-adoption-probe" refused \
-    >"$out/refused.log" 2>&1 && grep -q "cannot forward to the program's runtime (a library's constructor made" "$out/refused.log" \
+    >"$out/refused.log" 2>&1 && grep -q "cannot forward to the program's runtime (code that ran before the program's runtime was handed over" "$out/refused.log" \
     && echo "ok   state made before the program started: refused with a message, two runtimes" \
     || { echo "FAIL the library took a program's runtime after its own had made state"; cat "$out/refused.log"; failed=1; }
 echo "== the composition tester's Conveyor build under the drop-in library (Swift API, then C API): one runtime"

@@ -58,6 +58,11 @@ def main():
                 print(f"{name} is declared twice (@_cdecl)")
                 return 1
             entries[name] = " ".join(signature.split())
+    raw = sum(path.read_text().count('@_cdecl("cnv_') for path in SOURCES.rglob("*.swift"))
+    if raw != len(entries):
+        print(f'{raw} @_cdecl("cnv_…") attributes but {len(entries)} matched as functions: '
+              "the script's pattern misses some (a private or static func?); fix the pattern")
+        return 1
     names = sorted(entries)
     fingerprint_text = "\n".join(f"{n}{entries[n]}" for n in names) + "\n" + TAGS.read_text()
     fingerprint = fnv1a64(fingerprint_text)

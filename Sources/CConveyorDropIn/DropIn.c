@@ -196,9 +196,11 @@ static const struct cnv_runtime_table *adopted_table;
 // runtime state here (an object, work on the main queue, a block object), that state
 // would not be known to the program's runtime, and the library keeps its own.
 // Concurrency: the process is still loading, on one thread, and every thread started
-// later is created after the slots are written (pthread_create orders them); the
-// releasing stores keep the order for a thread some library constructor started, whose
-// stub reads a slot with a plain load (one aligned word: the old target or the new).
+// later is created after the slots are written (pthread_create orders them). A thread
+// that a library's constructor started and that calls dispatch while this runs is not
+// covered: it may make an object after the check below, or be inside a call into this
+// library's runtime when the slots change (its stub reads a slot with a plain load, one
+// aligned word: the old target or the new, which the releasing stores publish whole).
 __attribute__((visibility("default")))
 int conveyor_drop_in_adopt(const struct cnv_runtime_table *table, const char **why) {
     if (adopted_table) {
@@ -211,7 +213,7 @@ int conveyor_drop_in_adopt(const struct cnv_runtime_table *table, const char **w
         return 0;
     }
     if (__atomic_load_n(&cnv_capi_state_made, __ATOMIC_RELAXED)) {
-        *why = "a library's constructor made dispatch objects or work on the library's own runtime before the program started";
+        *why = "code that ran before the program's runtime was handed over (a library's or the program's constructor) made dispatch objects or work on the library's own runtime";
         return 0;
     }
     for (size_t i = 0; i < CNV_RUNTIME_ENTRY_COUNT; i++) {

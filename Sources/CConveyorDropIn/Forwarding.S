@@ -36,15 +36,29 @@
     .size __wrap_##name, . - __wrap_##name; .size conveyor_forward_##name, . - conveyor_forward_##name;
 
 #if defined(__x86_64__)
+// An indirect-branch landing pad when the library is built for Intel CET.
+#if defined(__CET__)
+#define LANDING endbr64;
+#else
+#define LANDING
+#endif
 #define STUB(name, index) \
     STUB_LABELS(name, @function) \
+    LANDING \
     jmp *(cnv_drop_in_forward_table + 8 * (index))(%rip); \
     STUB_SIZES(name)
 #define SLOT(name) .quad __real_##name;
 #define NOTE_SECTION .section .note.GNU-stack, "", @progbits
 #elif defined(__aarch64__)
+// A branch-target landing pad when the library is built with branch protection.
+#if defined(__ARM_FEATURE_BTI_DEFAULT)
+#define LANDING bti c;
+#else
+#define LANDING
+#endif
 #define STUB(name, index) \
     STUB_LABELS(name, %function) \
+    LANDING \
     adrp x16, cnv_drop_in_forward_table; \
     add x16, x16, :lo12:cnv_drop_in_forward_table; \
     ldr x16, [x16, #(8 * (index))]; br x16; \
@@ -65,11 +79,18 @@ cnv_drop_in_forward_table:
 #include <cnv_runtime_entries.def>
 #undef CNV_RUNTIME_ENTRY
     .size cnv_drop_in_forward_table, . - cnv_drop_in_forward_table
+    .if (. - cnv_drop_in_forward_table) != 8 * CNV_RUNTIME_ENTRY_COUNT
+    .error "Forwarding.S: the table does not have one slot per entry point"
+    .endif
 
     .text
 // __COUNTER__ counts the stubs from 0 in the list's order, the table's.
 #define CNV_RUNTIME_ENTRY(name) STUB(name, __COUNTER__)
 #include <cnv_runtime_entries.def>
 #undef CNV_RUNTIME_ENTRY
+// Nothing else used __COUNTER__ before the stubs: the last stub's index was the last slot's.
+    .if __COUNTER__ != CNV_RUNTIME_ENTRY_COUNT
+    .error "Forwarding.S: the stubs' indices do not match the table's slots"
+    .endif
 
     NOTE_SECTION

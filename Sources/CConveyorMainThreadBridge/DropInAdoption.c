@@ -36,8 +36,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-// Weak: a process that links this target without ConveyorCore has no runtime to offer
-// (a missing entry is NULL, and nothing is offered).
+// Weak, so that this target links without ConveyorCore (no product does that: every one
+// that has this target has ConveyorCore, whose definitions then bind here at link time).
+// Without it a missing entry would be NULL, or, in a position-independent executable,
+// bound at load time to the drop-in library's own export of that name: the library would
+// then be offered its own functions.
 #define CNV_RUNTIME_ENTRY(name) extern void name(void) __attribute__((weak));
 #include <cnv_runtime_entries.def>
 #undef CNV_RUNTIME_ENTRY
@@ -50,8 +53,11 @@ static void *const entries[] = {
 
 _Static_assert(sizeof entries / sizeof entries[0] == CNV_RUNTIME_ENTRY_COUNT, "cnv_runtime_entries.def is inconsistent");
 
+/// A search of the loaded objects for the one whose segments hold `address`: `found_at`
+/// is its place in the dynamic loader's list (0: the main executable), -1 if none.
 struct containing_object { uintptr_t address; int index; int found_at; };
 
+/// dl_iterate_phdr's callback for `struct containing_object`: stops at the object found.
 static int find_containing_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct containing_object *search = data;
@@ -89,7 +95,7 @@ int cnv_drop_in_adopted(void) {
     static const struct cnv_runtime_table table = {
         CNV_RUNTIME_FINGERPRINT, CNV_RUNTIME_ENTRY_COUNT, entries,
     };
-    const char *why = "no reason given";
+    const char *why = "it gave no reason";
     if (adopt(&table, &why)) {
         adopted = 1;
     } else {

@@ -32,24 +32,30 @@
 
 #include <stdint.h>
 
+// Every function here is hidden: each loaded object that holds the runtime (a program, the
+// drop-in library, libConveyorDispatch.so) has its own copy of this target, and each copy
+// must call its own (a program linked with --export-dynamic would otherwise lend the
+// library its functions, which then answer for the program).
+#define CNV_BRIDGE_FUNCTION __attribute__((visibility("hidden")))
+
 /// Whether the toolchain's libdispatch main queue was found in this process.
-int cnv_libdispatch_main_queue_available(void);
+CNV_BRIDGE_FUNCTION int cnv_libdispatch_main_queue_available(void);
 
 /// Submits `function(context)` to libdispatch's main queue (it runs wherever that queue
 /// is drained: a RunLoop, an XCTest wait, or Conveyor's own main-thread loop). Returns 0
 /// when submitted, -1 when libdispatch's main queue is not available.
-int cnv_libdispatch_main_queue_async(void *context, void (*function)(void *));
+CNV_BRIDGE_FUNCTION int cnv_libdispatch_main_queue_async(void *context, void (*function)(void *));
 
 /// The eventfd that becomes readable when libdispatch's main queue has work, or -1.
-int cnv_libdispatch_main_queue_descriptor(void);
+CNV_BRIDGE_FUNCTION int cnv_libdispatch_main_queue_descriptor(void);
 
 /// Runs the work on libdispatch's main queue now. Main thread only; the caller has read
 /// the descriptor (as CoreFoundation does before it calls the same function).
-void cnv_libdispatch_main_queue_drain(void);
+CNV_BRIDGE_FUNCTION void cnv_libdispatch_main_queue_drain(void);
 
 /// Whether the concurrency runtime's main-executor hooks point at Conveyor (installed at
 /// load time unless another library had set them first).
-int cnv_main_executor_hooks_installed(void);
+CNV_BRIDGE_FUNCTION int cnv_main_executor_hooks_installed(void);
 
 // MARK: one runtime per process (DropInAdoption.c)
 
@@ -75,9 +81,9 @@ typedef int (*cnv_drop_in_adopt_function)(const struct cnv_runtime_table *table,
 
 /// Where this process's dispatch calls go, decided once when the program loads:
 /// 1 when this copy of the runtime is the process's and the drop-in library forwards to
-/// it; 0 when there is no drop-in library, this copy is the drop-in library's own, or
-/// the library refused (then it said why on standard error, and the process has two
-/// runtimes, as before).
-int cnv_drop_in_adopted(void);
+/// it; 0 when there is no drop-in library, this copy is the drop-in library's own or not
+/// in the main executable (a shared library's), or the library refused (then it said why
+/// on standard error, and the process has two runtimes, as before).
+CNV_BRIDGE_FUNCTION int cnv_drop_in_adopted(void);
 
 #endif

@@ -13,53 +13,107 @@
 
 import Synchronization
 
-/// The jobs that workers posted just before they stopped running jobs (blocked in a
-/// Conveyor wait, retired, left): `WorkerPool.handOffLocalWork` puts them here, and every
-/// worker takes from here before the bands' shared queues.
+/// The jobs that workers posted just before they blocked in a Conveyor wait:
+/// `WorkerPool.handOffLocalWork` puts them here, and workers take them before the bands'
+/// shared queues, within limits (`WorkerPool.popHandedOff`).
 ///
-/// The newest batch first, each batch in the order its jobs were posted: a worker that
-/// blocks most likely waits for what it posted last, and the batches handed off before
-/// it are often jobs that will block in turn (a job posts a thousand blocks that each
-/// post a block and wait for it, then waits for them all: first in, first out, the
+/// The newest batch first, each batch in the order `handOffLocalWork` gives it: a worker
+/// that blocks most likely waits for what it posted last, and the batches handed off
+/// before it are often jobs that will block in turn (a job posts a thousand blocks that
+/// each post a block and wait for it, then waits for them all: first in, first out, the
 /// thousand would take every thread the pool may have before any of their posts ran).
-/// Within a batch the posting order holds, as it would have on the worker's ring.
+/// Once the oldest batch has waited `WorkerPool.agingNanoseconds`, one take in
+/// `WorkerPool.agingShare + 1` is from it, so that a steady stream of newer batches never
+/// holds an old one (and its blocked owner) for ever; not more, since old batches are
+/// often waiters, each of whose posts the newer takes then serve.
 ///
-/// A lock, not a lock-free list: a batch is pushed only when a worker blocks, and takers
-/// look at the lock only when the count says there is a job.
+/// A lock, not a lock-free list: a batch is pushed only when a worker blocks with posts
+/// of its job queued, and takers look at the lock only when the count says there is a job.
 final class HandOffQueue: @unchecked Sendable {
+    private struct Entry {
+        let job: Unmanaged<Job>
+        let pushedAt: UInt64
+    }
+
     private let lock = FutexLock()
-    /// Newest batch last, each batch reversed: the last element is the next job.
-    private var jobs: [Unmanaged<Job>] = []
-    /// `jobs.count`, for looks without the lock.
+    /// Newest batch last, each batch reversed: the last entry is the newest batch's first
+    /// job. Entries before `oldest` were taken from the front (aged) and are stale.
+    private var entries: [Entry] = []
+    private var oldest = 0
+    /// Takes since the oldest batch last got an aged turn.
+    private var takesSinceAgedTurn = 0
+    /// The number of jobs held, for looks without the lock.
     private let jobCount = Atomic<Int>(0)
+    /// When the oldest job held was pushed (0 when empty), for looks without the lock.
+    private let oldestPushedAt = Atomic<UInt64>(0)
+    /// The band of the job `pop` returns unless the oldest has aged (`Int.max` when empty).
+    private let newestBand = Atomic<Int>(.max)
 
     init() {}
 
-    /// Whether the queue holds no job (a racy look; see `WorkerPool.notifyWorkAvailable`
-    /// for how a push and a searcher's look pair).
+    /// Whether the queue holds no job (a racy look; a push and a searcher's look pair
+    /// through `WorkerPool.notifyWorkAvailable`'s fence, as for the bands' queues).
     var isEmpty: Bool { jobCount.load(ordering: .acquiring) == 0 }
+
+    /// The band of the next job of the newest batch (a racy look).
+    var nextBand: Int { newestBand.load(ordering: .relaxed) }
+
+    /// Whether the oldest job held was pushed more than `nanoseconds` before `now`.
+    func oldestWaited(_ nanoseconds: UInt64, at now: UInt64) -> Bool {
+        let pushedAt = oldestPushedAt.load(ordering: .relaxed)
+        return pushedAt != 0 && now > pushedAt && now - pushedAt > nanoseconds
+    }
 
     /// Puts the jobs that `next` returns, in that order, ahead of every earlier batch.
     /// Returns true when the queue was empty before and the batch was not (the caller
     /// then owes a wake-up, as `WorkerPool.inject`'s rule says).
-    func pushBatch(_ next: () -> Job?) -> Bool {
+    func pushBatch(at now: UInt64, _ next: () -> Job?) -> Bool {
         lock.withLock {
-            let before = jobs.count
-            while let job = next() { jobs.append(Unmanaged.passRetained(job)) }
-            guard jobs.count > before else { return false }
-            jobs[before...].reverse()
-            jobCount.store(jobs.count, ordering: .releasing)
-            return before == 0
+            let before = entries.count
+            while let job = next() { entries.append(Entry(job: Unmanaged.passRetained(job), pushedAt: now)) }
+            guard entries.count > before else { return false }
+            entries[before...].reverse()
+            return published(wasEmpty: before == oldest)
         }
     }
 
-    /// The next job: the first of the newest batch.
-    func pop() -> Job? {
+    /// The next job: the first of the newest batch, or, every `share + 1`th take while
+    /// the oldest job has waited longer than `agingAfter` nanoseconds before `now`, that
+    /// oldest job.
+    func pop(at now: UInt64, agingAfter: UInt64, share: Int) -> Job? {
         if isEmpty { return nil }
-        return lock.withLock {
-            guard let job = jobs.popLast() else { return nil }
-            jobCount.store(jobs.count, ordering: .releasing)
-            return job.takeRetainedValue()
+        return lock.withLock { () -> Job? in
+            guard entries.count > oldest else { return nil }
+            let entry: Entry
+            let aged = now > entries[oldest].pushedAt && now - entries[oldest].pushedAt > agingAfter
+            takesSinceAgedTurn = aged ? takesSinceAgedTurn + 1 : 0
+            if aged && takesSinceAgedTurn > share {
+                takesSinceAgedTurn = 0
+                entry = entries[oldest]
+                oldest += 1
+            } else {
+                entry = entries.removeLast()
+            }
+            if oldest == entries.count {
+                entries.removeAll(keepingCapacity: true)
+                oldest = 0
+            } else if oldest > 64 && oldest > entries.count / 2 {
+                entries.removeFirst(oldest)   // amortized: each entry moves at most once per halving
+                oldest = 0
+            }
+            _ = published(wasEmpty: false)
+            return entry.job.takeRetainedValue()
         }
+    }
+
+    /// Updates the lock-free looks after a change; returns `wasEmpty` when jobs are held.
+    /// Called with the lock held.
+    private func published(wasEmpty: Bool) -> Bool {
+        let held = entries.count - oldest
+        jobCount.store(held, ordering: .releasing)
+        oldestPushedAt.store(held > 0 ? entries[oldest].pushedAt : 0, ordering: .relaxed)
+        newestBand.store(held > 0 ? Int(entries[entries.count - 1].job._withUnsafeGuaranteedRef { $0.band.rawValue }) : .max,
+                         ordering: .relaxed)
+        return wasEmpty && held > 0
     }
 }

@@ -17,39 +17,51 @@ import Synchronization
 // leaves the pool) hands its own queued work to the others.
 extension WorkerPool {
     /// Gives `worker`'s LIFO slot and ring to the others: nobody else may take the slot,
-    /// and work in the ring would wait until some worker searched and stole it.
+    /// and work in the ring would wait until some worker searched and stole it. Returns
+    /// whether a queue went from empty to non-empty, that is whether a wake-up is owed
+    /// (`inject`'s rule). Called on the worker's own thread.
     ///
-    /// What the worker's current job posted (the jobs it pushed on the ring, then the
-    /// slot's drain) goes to the pool's hand-off queue, which every worker takes from
-    /// before the bands' shared queues, newest batch first (`HandOffQueue`): it is often
-    /// what the job now waits for (a block it posted, then waited on). At the back of its
-    /// band's shared queue it would wait behind everything posted since, and when that is
-    /// more blocking work than the pool may have threads (its cap), behind work that can
-    /// never finish: a thousand blocks, or Swift concurrency tasks, that each post a
-    /// block and wait for it hung so (found by running the test suite under the drop-in
-    /// library; libdispatch hangs the same way for plain blocks, and bounds the tasks by
-    /// its cooperative width). The ring's older jobs (a batch taken from a shared queue,
-    /// work posted before this job) go to their bands' shared queues: ahead of the posts,
-    /// a batch of such blocking work would bring the same flood back.
-    /// Returns whether a queue went from empty to non-empty, that is whether a wake-up is
-    /// owed (`inject`'s rule). Called on the worker's own thread.
-    func handOffLocalWork(of worker: Worker) -> Bool {
+    /// With `waitingOnPosts` (the worker blocks inside a job: `willBlock`), what that job
+    /// posted (the ring's jobs past the tail it had when the job began, in order, then the
+    /// slot's drain) goes to the pool's hand-off queue, which workers take from before the
+    /// bands' shared queues (`popHandedOff`): it is often what the job now waits for (a
+    /// block it posted, then waited on). At the back of its band's shared queue it would
+    /// wait behind everything posted since, and when that is more blocking work than the
+    /// pool may have threads (its cap), behind work that can never finish: a thousand
+    /// blocks, or Swift concurrency tasks, that each post a block and wait for it hung so
+    /// (found by running the test suite under the drop-in library; libdispatch hangs the
+    /// same way for plain blocks, and bounds the tasks by its cooperative width). The
+    /// ring's older jobs (a batch taken from a shared queue, work posted before this job)
+    /// go to their bands' shared queues: ahead of the posts, a batch of such blocking work
+    /// would bring the same flood back. Without it (retiring, leaving the pool: nothing
+    /// waits on the posts), everything goes to the bands' shared queues.
+    func handOffLocalWork(of worker: Worker, waitingOnPosts: Bool) -> Bool {
         var madeNonEmpty = false
         // Thieves take from the ring's head, the older end: the posts are its last jobs,
         // however many were stolen (an estimate if a steal races this).
-        let posts = Int(worker.local.tailPosition &- worker.ringTailAtJobStart)
-        var older = worker.local.count - posts
+        var older = waitingOnPosts ? worker.local.count - Int(worker.local.tailPosition &- worker.ringTailAtJobStart) : .max
         while older > 0, let job = worker.local.pop() {
             older -= 1
             madeNonEmpty = pushInjected(job) || madeNonEmpty
         }
         var slot = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing)
-        madeNonEmpty = handedOff.pushBatch {
+        if !waitingOnPosts {
+            if let raw = slot { madeNonEmpty = pushInjected(Job.takeRetained(raw)) || madeNonEmpty }
+            return madeNonEmpty
+        }
+        // Left in the ring: the job's posts. Nothing posted, no lock taken.
+        if slot == nil && worker.local.isEmpty { return madeNonEmpty }
+        return pushPosts(of: worker, slot: &slot) || madeNonEmpty
+    }
+
+    /// Puts the rest of `worker`'s ring, then `slot`'s job, on the hand-off queue as one
+    /// batch (`handOffLocalWork`).
+    private func pushPosts(of worker: Worker, slot: inout UnsafeMutableRawPointer?) -> Bool {
+        handedOff.pushBatch(at: Clock.monotonicNanoseconds()) {
             if let job = worker.local.pop() { return job }
             defer { slot = nil }
             return slot.map { Job.takeRetained($0) }
-        } || madeNonEmpty
-        return madeNonEmpty
+        }
     }
 
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
@@ -59,7 +71,7 @@ extension WorkerPool {
         guard let worker = Worker.current, !worker.isBlocked else { return nil }
         worker.isBlocked = true
         worker.inConveyorWait.store(true, ordering: .relaxed)
-        _ = handOffLocalWork(of: worker)
+        _ = handOffLocalWork(of: worker, waitingOnPosts: true)
         // A blocked job of an overcommitting queue still holds its thread but asks for no
         // extra runnable worker meanwhile: its credit goes with it (libdispatch does not
         // replace a blocked overcommit thread either).

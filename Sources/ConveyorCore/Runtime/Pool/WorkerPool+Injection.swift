@@ -108,11 +108,35 @@ extension WorkerPool {
         return nil
     }
 
-    /// The next job that a worker handed off when it stopped running jobs
-    /// (`handOffLocalWork`), taken alone; another worker is woken if more wait there.
+    /// The next job that a worker handed off when it blocked (`handOffLocalWork`), taken
+    /// alone, unless the bands' queues have their turn: while a band more important than
+    /// the job's holds work (unless the oldest handed-off job has waited
+    /// `agingNanoseconds`), and after `agingShare` hand-off jobs in a row taken while any
+    /// band's queue held work. So a blocked job's posts go ahead of everything queued at
+    /// their importance and below, yet a recursive fork-join that keeps the hand-off queue
+    /// busy neither holds back more important work nor starves a band.
+    /// Another worker is woken if more wait there.
     @inline(__always)
     func popHandedOff(for worker: Worker) -> Job? {
-        guard let job = handedOff.pop() else { return nil }
+        guard !handedOff.isEmpty else { return nil }
+        let now = Clock.monotonicNanoseconds()
+        let band = handedOff.nextBand
+        let aged = handedOff.oldestWaited(Self.agingNanoseconds, at: now)
+        var bandsWaiting = false
+        for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) {
+            if index < band && !aged { return nil }
+            bandsWaiting = true
+            break
+        }
+        if bandsWaiting {
+            if handOffStreak.wrappingAdd(1, ordering: .relaxed).newValue > Self.agingShare {
+                handOffStreak.store(0, ordering: .relaxed)
+                return nil
+            }
+        } else if handOffStreak.load(ordering: .relaxed) != 0 {
+            handOffStreak.store(0, ordering: .relaxed)
+        }
+        guard let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare) else { return nil }
         if !worker.isSearching && !handedOff.isEmpty { notifyWorkAvailable() }
         return job
     }

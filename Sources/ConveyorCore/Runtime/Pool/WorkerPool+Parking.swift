@@ -35,7 +35,7 @@ extension WorkerPool {
         // The ring too, not only the LIFO slot: it may hold work made runnable just before
         // (a notify from the held leaves given before retiring), which a busy pool would
         // only find when some worker next searched.
-        if handOffLocalWork(of: worker) { notifyWorkAvailable() }
+        if handOffLocalWork(of: worker, waitingOnPosts: false) { notifyWorkAvailable() }
         return sleep(worker, retiring: true)
     }
 

@@ -98,7 +98,7 @@ extension WorkerPool {
     /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
     /// is needed (`wakeOrStartWorker`). Called on the worker's own thread.
     func exitPolite(_ worker: Worker, handingBack job: Job) {
-        _ = handOffLocalWork(of: worker)
+        _ = handOffLocalWork(of: worker, waitingOnPosts: false)
         _ = pushInjected(job)
         // From here on this thread is not `worker`: once the lock is released, a new
         // thread may take the slot and reset its owner-thread state.

@@ -42,6 +42,9 @@ final class WorkerPool: @unchecked Sendable {
     /// wait, retiring, leaving): taken before every band's shared queue (`popInjection`;
     /// `handOffLocalWork` says why).
     let handedOff = HandOffQueue()
+    /// Hand-off jobs taken in a row while a band's shared queue held work (`popHandedOff`);
+    /// relaxed, a heuristic, as aging's state.
+    let handOffStreak = Atomic<Int>(0)
     private let slots: UnsafeMutablePointer<UInt>
     let slotCount = Atomic<Int>(0)
 
