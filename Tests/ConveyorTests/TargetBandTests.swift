@@ -61,14 +61,14 @@ import Testing
         cnv_dispatch_suspend(handle)
         cnv_dispatch_set_target_queue(handle, cnv_dispatch_get_global_queue(-2, 0))   // LOW: utility
         let queue = CObject.queue(handle, "test")
-        let seen = Mutex<[Int32]>([])
+        let seen = TestLog<Int32>()   // not Mutex: ThreadSanitizer misses its kernel hand-off
         let group = DispatchGroup()
         for _ in 0..<8 {
-            queue.async(group: group) { let nice = ThreadInfo.nice; seen.withLock { $0.append(nice) } }
+            queue.async(group: group) { seen.append(ThreadInfo.nice) }
         }
         cnv_dispatch_resume(handle)
         #expect(group.wait(timeout: deadline()) == .success)
-        #expect(seen.withLock { $0 } == Array(repeating: QoSBand.utility.niceValue, count: 8))
+        #expect(seen.values == Array(repeating: QoSBand.utility.niceValue, count: 8))
     }
 
     /// Work more important than the default band, submitted from a job whose worker's ring
