@@ -89,7 +89,7 @@ for variant in OnDispatch OnConveyor OnDropIn; do
         summary=$(echo "$log" | grep -E "Executed [0-9]+ tests" | tail -1 | sed 's/^[[:space:]]*//')
         echo "$variant run $run: $summary"
         # Passing means tests ran (a run that executed none proves nothing) and none failed.
-        if ! echo "$summary" | grep -qE "Executed [1-9][0-9]* tests?, with 0 failures"; then
+        if ! grep -qE "Executed [1-9][0-9]* tests?, with 0 failures" <<<"$summary"; then
             echo "$log" | grep -E "error|failed" | head -20
             [ "$variant" != OnDispatch ] && failed=1
         fi

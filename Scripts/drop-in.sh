@@ -49,7 +49,10 @@ clang "${c_flags[@]}" Tests/DropIn/abi-probe.c -o "$out/abi-probe"
 # The same, position-dependent (as GCC builds executables by default on x86-64): the
 # executable copies libdispatch's data objects into itself at load time.
 clang "${c_flags[@]}" -fno-pic -no-pie Tests/DropIn/abi-probe.c -o "$out/abi-probe-no-pie"
-readelf -W -r "$out/abi-probe-no-pie" | grep -q "R_X86_64_COPY.*_dispatch_main_q" || [ "$(uname -m)" != x86_64 ] \
+# (Read whole first: under pipefail, `readelf | grep -q` fails when grep stops early and
+# readelf is killed by SIGPIPE, which happened in CI.)
+relocations=$(readelf -W -r "$out/abi-probe-no-pie")
+grep -q "R_X86_64_COPY.*_dispatch_main_q" <<<"$relocations" || [ "$(uname -m)" != x86_64 ] \
     || { echo "abi-probe-no-pie has no copy relocation of _dispatch_main_q: it tests nothing"; exit 1; }
 clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
 clang "${c_flags[@]}" -shared -fPIC Tests/DropIn/early-user.c -o "$out/libearly-user.so"
