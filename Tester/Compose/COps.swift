@@ -133,6 +133,8 @@ extension Runner {
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
         case let .crowd(q, members, serial, barrier):
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
+        case let .busyPoster(q, members, serial):
+            busyPoster(q, members: members, serial: serial, from: submitter)
         case let .semaphore(q):
             // The C API's semaphores are the Swift API's underneath in both libraries; a
             // group with one member waited for stands in for them here.

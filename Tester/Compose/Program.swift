@@ -69,6 +69,12 @@ struct Program: Sendable {
         /// reach its next waiter without a free worker (it needed one: found by the drop-in
         /// probe, not by this tester, which then had no crowd).
         case crowd(queue: Int, members: Int, serial: Bool, barrier: Bool)
+        /// A busy poster (plain threads only): a block on a global queue posts a gate
+        /// opener (to a new serial queue when `serial`, else to a global queue) and stays
+        /// runnable until `members` blocks to `queue`, each waiting for the gate, are done.
+        /// Posted first, the opener must not wait for a thread behind the crowd (it did on
+        /// Conveyor, in the poster's LIFO slot or ring: found in CI, not by this tester).
+        case busyPoster(queue: Int, members: Int, serial: Bool)
     }
 
     let seed: UInt64
@@ -154,6 +160,7 @@ extension Program {
             case 48..<51 where plainThread:
                 let fans = queues.filter { $0.global || (!$0.serial && !$0.inactive) }
                 let fan = fans.isEmpty ? q : fans[random.below(fans.count)].index
+                if random.percent(30) { return .busyPoster(queue: fan, members: random.within(200...1000), serial: random.percent(50)) }
                 let serial = random.percent(60)
                 return .crowd(queue: fan, members: random.within(200...1000), serial: serial,
                               barrier: !serial && random.percent(50))
@@ -236,6 +243,8 @@ extension Program: CustomStringConvertible {
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
         case let .crowd(queue, members, serial, barrier):
             lines.append(indent + "group: \(members) x async(q\(queue)) { sync\(barrier ? "(barrier)" : "") onto a new \(serial ? "serial" : "concurrent") queue }, wait")
+        case let .busyPoster(queue, members, serial):
+            lines.append(indent + "async(global) { async(\(serial ? "new serial queue" : "global")) { open gate }, stay runnable }, group: \(members) x async(q\(queue)) { wait for gate }, wait")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

@@ -98,6 +98,8 @@ extension Runner {
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
         case let .crowd(q, members, serial, barrier):
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
+        case let .busyPoster(q, members, serial):
+            busyPoster(q, members: members, serial: serial, from: submitter)
         case let .semaphore(q):
             let semaphore = DispatchSemaphore(value: 0)
             let order = submitter.order(q, in: program)

@@ -11,7 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
 @testable import ConveyorCore
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -36,9 +38,14 @@ import Glibc
                 finished.signal()
             }
         }
+        exitWhen(count, signal: finished)
+    }
+
+    /// Exits 0 once `finished` was signalled `count` times within a generous deadline, else 1.
+    private static func exitWhen(_ count: Int, signal finished: DispatchSemaphore) -> Never {
         let deadline = DispatchTime.now() + 60
         for done in 0..<count where finished.wait(timeout: deadline) == .timedOut {
-            writeToStandardError("\(done) of \(count) finished\n")
+            writeToStandardError("\(done) of \(count) finished, \(WorkerPool.shared.liveThreads.load(ordering: .relaxed)) threads\n")
             exit(1)
         }
         exit(0)
@@ -68,6 +75,93 @@ import Glibc
                 Self.allFinish(4 * WorkerPool.shared.maxThreads) { signal in DispatchQueue.global().async { signal() } }
             }
             while true { pause() }
+        }
+    }
+
+    /// A job posts the work that the waiters wait for, then keeps its CPU (a running job
+    /// the kernel preempted looks the same to the pool): its post sits in its own LIFO slot
+    /// (`serialDrain`) or ring, where only a long search looks, while replacement threads
+    /// for the blocked waiters take the waiters first. Posted before the waiters, it runs
+    /// first on libdispatch; on Conveyor every thread up to the cap held a waiter (seen in
+    /// CI for the serial case above, with the poster preempted between post and wait).
+    private static func waitersOfABusyPostersWorkFinish(serialDrain: Bool) -> Never {
+        let count = 4 * WorkerPool.shared.maxThreads
+        let gate = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let posted = DispatchSemaphore(value: 0)
+        let openGate: @Sendable () -> Void = { for _ in 0..<count { gate.signal() } }
+        DispatchQueue.global().async {
+            if serialDrain { DispatchQueue(label: "busy-poster").async(execute: openGate) } else { DispatchQueue.global().async(execute: openGate) }
+            posted.signal()
+            let giveUp = DispatchTime.now() + 120   // past the deadline below: a hang fails
+            while DispatchTime.now() < giveUp { cnv_cpu_relax() }   // until the process exits
+        }
+        posted.wait()
+        for _ in 0..<count {
+            DispatchQueue.global().async {
+                gate.wait()
+                finished.signal()
+            }
+        }
+        exitWhen(count, signal: finished)
+    }
+
+    @Test func waitersOfABusyJobsQueueDrainFinishPastTheThreadCap() async {
+        await #expect(processExitsWith: .success) { Self.waitersOfABusyPostersWorkFinish(serialDrain: true) }
+    }
+
+    @Test func waitersOfABusyJobsPostFinishPastTheThreadCap() async {
+        await #expect(processExitsWith: .success) { Self.waitersOfABusyPostersWorkFinish(serialDrain: false) }
+    }
+
+    /// A job posts a queue's drain (to its LIFO slot) and stays runnable until the drain
+    /// ran, while a block that waits for that drain too takes the pool's other CPUs'
+    /// worker. Nothing woke a worker for the slot (`willBlock`, and the watchdog's tick,
+    /// looked at the shared queues only), and no parked worker was left to watch it: it
+    /// waited for ever. The watchdog now hands a slot that waited a whole tick on its
+    /// owner to the pool (`WorkerPool.watchTick`). Found by the composition tester's busy
+    /// poster, on a queue crowd that ran one member at a time.
+    @Test func aBusyJobsQueueDrainRunsWhileItsWaiterHoldsTheOtherWorkers() async {
+        await #expect(processExitsWith: .success) {
+            let others = WorkerPool.shared.cpuCount - 1
+            let started = DispatchSemaphore(value: 0)
+            let drainPosted = Atomic<Bool>(false)
+            let ran = Atomic<Bool>(false)
+            let drained = DispatchSemaphore(value: 0)
+            let giveUp = DispatchTime.now() + 120   // past the deadline below: a hang fails
+            // Every other CPU's worker stays busy until the drain is in the poster's slot.
+            for _ in 0..<others {
+                DispatchQueue.global().async {
+                    started.signal()
+                    while !drainPosted.load(ordering: .relaxed) && DispatchTime.now() < giveUp { sched_yield() }
+                }
+            }
+            for _ in 0..<others { started.wait() }
+            let posterStarted = DispatchSemaphore(value: 0)
+            let waiterPosted = Atomic<Bool>(false)
+            DispatchQueue.global().async {
+                posterStarted.signal()
+                while !waiterPosted.load(ordering: .relaxed) && DispatchTime.now() < giveUp { sched_yield() }
+                DispatchQueue(label: "busy-poster").async {
+                    ran.store(true, ordering: .relaxed)
+                    drained.signal()
+                }
+                drainPosted.store(true, ordering: .relaxed)
+                while !ran.load(ordering: .relaxed) && DispatchTime.now() < giveUp { sched_yield() }
+            }
+            posterStarted.wait()
+            // Queued while every worker runs: a worker that returns takes it before any slot.
+            let waiterDone = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                drained.wait()
+                waiterDone.signal()
+            }
+            waiterPosted.store(true, ordering: .relaxed)
+            if waiterDone.wait(timeout: .now() + 60) == .timedOut {
+                writeToStandardError("the busy job's drain never ran\n")
+                exit(1)
+            }
+            exit(0)
         }
     }
 

@@ -73,6 +73,7 @@ final class LocalRunQueue: @unchecked Sendable {
     /// Any thread: moves about half of this ring's jobs into `thief`'s ring (which must be
     /// empty, so at most half of it gets used, and owned by the caller) and returns one of them to run now.
     func steal(into thief: LocalRunQueue) -> Job? {
+        assert(thief.isEmpty, "Conveyor: a steal into a ring that holds jobs could overwrite them")
         while true {
             let h = head.load(ordering: .acquiring)
             let t = tail.load(ordering: .acquiring)

@@ -54,6 +54,16 @@ extension WorkerPool {
         return pushPosts(of: worker, slot: &slot) || madeNonEmpty
     }
 
+    /// Gives `worker`'s LIFO job (if it still holds one) to the hand-off queue, ahead of
+    /// the bands' shared queues, as `willBlock` does: its owner is stuck inside a job that
+    /// may wait for it, and behind everything posted since, it would wait for that too.
+    /// For the watchdog, on its own thread (the slot's exchange is the only claim).
+    func handOffSlot(of worker: Worker) {
+        guard let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        var job: Job? = Job.takeRetained(raw)
+        if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { defer { job = nil }; return job }) { notifyWorkAvailable() }
+    }
+
     /// Puts the rest of `worker`'s ring, then `slot`'s job, on the hand-off queue as one
     /// batch (`handOffLocalWork`).
     private func pushPosts(of worker: Worker, slot: inout UnsafeMutableRawPointer?) -> Bool {

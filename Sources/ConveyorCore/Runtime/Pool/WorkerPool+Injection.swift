@@ -29,7 +29,9 @@ extension WorkerPool {
     /// so that a take is one turn's worth.
     static let injectionBatch = 31
 
-    /// The most important band's job, or an aged job of a less important band.
+    /// The most important band's job, or an aged job of a less important band. Before
+    /// them, within limits: the jobs blocked workers handed off (`popHandedOff`) and, while
+    /// the pool is crowded, what running jobs posted (`stealAheadOfBands`).
     ///
     /// Aging bounds a lower band's wait without inverting the order as a whole: a band
     /// that waited `agingNanoseconds` is served only after the most important band got
@@ -48,6 +50,7 @@ extension WorkerPool {
     @inline(__always)
     func popInjection(for worker: Worker) -> Job? {
         if let job = popHandedOff(for: worker) { return job }
+        if isCrowded, let job = stealAheadOfBands(for: worker) { return job }
         var first = -1
         var aged = -1
         var agedPass: UInt64 = .max

@@ -58,6 +58,13 @@ extension WorkerPool {
                 seen.sleepingTicks = 0
                 continue
             }
+            // A LIFO job has waited a whole tick on an owner inside one job, blocked or
+            // not: hand it to the pool. The parked worker that watches the slots
+            // (`lifoWatchNanoseconds`) rescues it sooner, but there may be none: the
+            // tester's busy poster posted a drain and stayed runnable while the one other
+            // worker blocked, and nothing woke a worker for the slot (`willBlock` and this
+            // tick's wake-up look at shared queues only).
+            if worker.lifoSlot.load(ordering: .relaxed) != nil { handOffSlot(of: worker) }
             let tid = worker.threadID.load(ordering: .relaxed)
             let state = tid == 0 ? UInt8(0) : UInt8(bitPattern: cnv_thread_run_state(tid))
             if state == UInt8(ascii: "R") {
@@ -80,11 +87,6 @@ extension WorkerPool {
                 continue
             }
             blockedCount += 1
-            // Nobody else may run the blocked worker's LIFO job: hand it to the pool.
-            if worker.lifoSlot.load(ordering: .relaxed) != nil,
-               let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-                inject(Job.takeRetained(raw))
-            }
         }
         let room = max(0, maxThreads - cpuCount)
         credit.store(min(blockedCount, room) - blockedOvercommit, ordering: .relaxed)

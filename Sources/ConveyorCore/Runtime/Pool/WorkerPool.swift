@@ -45,6 +45,9 @@ final class WorkerPool: @unchecked Sendable {
     /// Hand-off jobs taken in a row while a band's shared queue held work (`popHandedOff`);
     /// relaxed, a heuristic, as aging's state.
     let handOffStreak = Atomic<Int>(0)
+    /// Steals taken ahead of the bands' shared queues in a row while crowded
+    /// (`stealAheadOfBands`); relaxed, as `handOffStreak`.
+    let crowdedStealStreak = Atomic<Int>(0)
     private let slots: UnsafeMutablePointer<UInt>
     let slotCount = Atomic<Int>(0)
 
@@ -127,7 +130,9 @@ final class WorkerPool: @unchecked Sendable {
     /// owner while a CPU idles. One parked worker looks every `lifoWatchNanoseconds` while
     /// jobs run; it wakes itself for a slot whose owner is still inside the job it ran at
     /// the previous look, and a searcher that has looked for a few microseconds may take
-    /// a slot whose owner is inside a job (Go's `runnext` rule).
+    /// a slot whose owner is inside a job (Go's `runnext` rule). When no worker is parked
+    /// to watch (it was woken for other work, which then blocked), the watchdog hands a
+    /// slot that waited a whole tick on its owner to the pool (`watchTick`).
     func submit(_ job: consuming Job) {
         if cnv_is_forked_child() != 0 {
             preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
@@ -397,7 +402,7 @@ final class WorkerPool: @unchecked Sendable {
     /// One pass over the other workers. With `includingLIFO` (after a few microseconds of
     /// searching) the LIFO slot of a worker that is inside a job may be taken too: its
     /// owner is busy, and the job must not wait for it while this CPU idles.
-    private func stealOnce(for worker: Worker, includingLIFO: Bool) -> Job? {
+    func stealOnce(for worker: Worker, includingLIFO: Bool) -> Job? {
         let count = slotCount.load(ordering: .acquiring)
         if count < 2 { return nil }
         let start = Int(worker.nextRandom() % UInt32(count))
