@@ -43,19 +43,23 @@ package func cnv__dispatch_main_queue_callback_4CF(_ message: UnsafeMutableRawPo
 /// `dispatch_queue_set_width`, which Swift concurrency's runtime calls on each of its
 /// global queues with `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS` (-3).
 ///
-/// libdispatch reads the width as a 32-bit `int` (a `LONG_MAX` width is -1), takes any
-/// negative one as a count of CPUs (-1 active, -2 physical, -3 and others logical) and
-/// caps the rest at its widest (4094). A width relative to the CPUs asks that no more of
-/// the queue's work run at once than there are CPUs. Conveyor's pool keeps that for all
-/// work together: it runs one worker per CPU and adds a thread only while one is blocked,
-/// so work blocked (on a semaphore, say) does not count against the CPUs and cannot starve
-/// the rest. libdispatch on Linux counts the blocked work too: of 64 tasks that block on a
-/// semaphore, it starts as many as there are CPUs and the others wait for ever. Such a
-/// width, or the widest one, therefore changes nothing on a concurrent queue here. On a
-/// serial queue libdispatch crashes for any width ("Cannot set width of a serial queue");
-/// here a width of 1 (or 0) is accepted as the width it has. Any other width traps with a
-/// message: a fixed limit, a serial width on a concurrent queue (which libdispatch allows),
-/// or a wider one on a serial queue. Conveyor's queues are serial or fully concurrent.
+/// libdispatch reads the width as a 32-bit `int` (a `LONG_MAX` width is -1), takes 0 as 1,
+/// any negative one as a count of CPUs (-1 active, -2 physical, -3 and others logical),
+/// and caps the rest at its widest (4094); it applies the width in order with the queue's
+/// work (here it applies at once: items already running stay running). A fixed width on a
+/// concurrent queue limits how many of its items (and `sync` callers) run at once, as in
+/// libdispatch.
+///
+/// A width relative to the CPUs asks that no more of the queue's work run at once than
+/// there are CPUs. Conveyor's pool keeps that for all work together: it runs one worker per
+/// CPU and adds a thread only while one is blocked, so work blocked (on a semaphore, say)
+/// does not count against the CPUs and cannot starve the rest. libdispatch on Linux counts
+/// the blocked work too: of 64 tasks that block on a semaphore, it starts as many as there
+/// are CPUs and the others wait for ever. Such a width, or the widest one, therefore sets
+/// no limit here (`DispatchQueue.widthLimit(requested:)` says what a bound did).
+///
+/// On a serial queue libdispatch crashes for any width ("Cannot set width of a serial
+/// queue"); here a width of 1 (or 0) is accepted as the width it has, and any other traps.
 @_cdecl("cnv_dispatch_queue_set_width")
 package func cnv_dispatch_queue_set_width(_ handle: UnsafeMutableRawPointer?, _ width: Int) {
     let queue = CObject.queue(handle, "dispatch_queue_set_width")
@@ -63,12 +67,12 @@ package func cnv_dispatch_queue_set_width(_ handle: UnsafeMutableRawPointer?, _ 
     switch queue.kind {
     case .root, .main:
         fatalError("Conveyor: dispatch_queue_set_width called with a global or the main queue (libdispatch crashes there too)")
-    case .concurrent where asInt < 0 || asInt >= 4094:
-        return
+    case .concurrent:
+        queue.setWidthLimit(DispatchQueue.widthLimit(requested: asInt))
     case .serial where asInt == 0 || asInt == 1:
         return
-    case .concurrent, .serial:
-        fatalError("Conveyor: dispatch_queue_set_width(\(width)) is not provided for a \(queue.kind) queue; Conveyor's queues are serial or fully concurrent (limit concurrency with a semaphore)")
+    case .serial:
+        fatalError("Conveyor: dispatch_queue_set_width(\(width)) on a serial queue; a serial queue's width is 1 (libdispatch crashes for any width there)")
     }
 }
 

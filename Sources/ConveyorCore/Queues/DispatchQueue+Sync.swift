@@ -95,12 +95,13 @@ extension DispatchQueue {
         finish(ownsRetain: false, grantingWaitersHere: true)
     }
 
-    /// Takes one unit of a concurrent queue's width if no barrier holds it.
+    /// Takes one unit of a concurrent queue's width if no barrier holds it and the width
+    /// limit allows.
     final func tryReserveWidth() -> Bool {
         var current = state.load(ordering: .relaxed)
         while true {
             let view = QueueState(raw: current)
-            if view.isStopped || view.isBarrierActive { return false }
+            if view.isStopped || view.isBarrierActive || isAtWidthLimit(view) { return false }
             let (done, seen) = state.compareExchange(
                 expected: current, desired: current &+ QueueState.runningUnit, ordering: .acquiring)
             if done { return true }

@@ -115,6 +115,10 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     let hasSpecifics = Atomic<Bool>(false)
     /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
     private let requestedQoSClass: DispatchQoS.QoSClass
+    /// The most items of this concurrent queue that may run at once, `sync` callers
+    /// included (`dispatch_queue_set_width`, `setWidthLimit`); 0: no limit, the default.
+    /// Two bytes, in the padding before `requestedRelativePriority`: a queue is no larger.
+    let widthLimit = Atomic<UInt16>(0)
     /// Whether the queue was made with a QoS of its own; without one it runs at the band
     /// of the global queue it targets (`scheduleOnTarget`).
     final var hasOwnQoS: Bool { requestedQoSClass != .unspecified }

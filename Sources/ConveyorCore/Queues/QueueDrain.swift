@@ -283,6 +283,7 @@ extension DispatchQueue {
                 }
                 state.bitwiseAnd(~QueueState.barrierActive, ordering: .releasing)
             } else {
+                if isAtWidthLimit(view) { return }   // the item that completes below the limit wakes us
                 guard state.compareExchange(expected: current, desired: current &+ QueueState.runningUnit,
                                             ordering: .acquiringAndReleasing).exchanged else { continue }
                 let job = items.pop()!
@@ -313,11 +314,21 @@ extension DispatchQueue {
         itemCompleted()
     }
 
-    /// One unit of width came back.
+    /// One unit of width came back. The drain stops at a barrier until nothing runs, and
+    /// at the width limit until something completes: either way, the completion that
+    /// frees the queue for the head item wakes it.
     @usableFromInline
     final func itemCompleted() {
-        let after = state.wrappingSubtract(QueueState.runningUnit, ordering: .sequentiallyConsistent).newValue
-        if QueueState(raw: after).runningCount == 0 && !items.isEmpty { wakeupGrantingWaiters() }
+        let after = QueueState(raw: state.wrappingSubtract(QueueState.runningUnit, ordering: .sequentiallyConsistent).newValue)
+        let limit = UInt64(widthLimit.load(ordering: .relaxed))
+        if (after.runningCount == 0 || after.runningCount + 1 == limit) && !items.isEmpty { wakeupGrantingWaiters() }
+    }
+
+    /// Whether as many items of this concurrent queue run as its width limit allows.
+    @inline(__always)
+    final func isAtWidthLimit(_ view: QueueState) -> Bool {
+        let limit = widthLimit.load(ordering: .relaxed)
+        return limit != 0 && view.runningCount >= UInt64(limit)
     }
 
     /// A barrier that ran outside the drain (a `sync` barrier) is done.
@@ -387,7 +398,7 @@ extension DispatchQueue {
     private final func canStartWork(_ view: QueueState) -> Bool {
         if view.isStopped || items.isEmpty { return false }
         if kind == .concurrent {
-            if view.isBarrierActive { return false }
+            if view.isBarrierActive || isAtWidthLimit(view) { return false }
             if view.runningCount > 0, let head = items.peekFirst(), head.isBarrier { return false }
         }
         return true
