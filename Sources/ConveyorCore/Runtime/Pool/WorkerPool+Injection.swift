@@ -124,14 +124,11 @@ extension WorkerPool {
         guard !handedOff.isEmpty else { return nil }
         let now = Clock.monotonicNanoseconds()
         let band = handedOff.nextBand
-        let aged = handedOff.oldestWaited(Self.agingNanoseconds, at: now)
-        var bandsWaiting = false
-        for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) {
-            if index < band && !aged { return nil }
-            bandsWaiting = true
-            break
+        let firstWaitingBand = injection.indices.first { !injectionQueue($0, { $0.isEmpty }) }
+        if let firstWaitingBand, firstWaitingBand < band, !handedOff.oldestWaited(Self.agingNanoseconds, at: now) {
+            return nil
         }
-        if bandsWaiting {
+        if firstWaitingBand != nil {
             if handOffStreak.wrappingAdd(1, ordering: .relaxed).newValue > Self.agingShare {
                 handOffStreak.store(0, ordering: .relaxed)
                 return nil
