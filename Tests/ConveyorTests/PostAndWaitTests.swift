@@ -165,6 +165,35 @@ import Glibc
         }
     }
 
+    /// The pool counts as crowded (`isCrowded`: steals ahead of the shared queues) while
+    /// more than half its threads are awake, and no longer once they park: parked threads
+    /// stay alive for `idleTimeoutNanoseconds` (10 s), and counting them kept every worker
+    /// stealing ahead of the bands for that long after a burst of blocking work.
+    @Test func aPoolIsCrowdedOnlyWhileItsThreadsAreAwake() async {
+        await #expect(processExitsWith: .success) {
+            let pool = WorkerPool.shared
+            let count = pool.maxThreads / 2 + 8
+            let gate = DispatchSemaphore(value: 0)
+            let started = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            for _ in 0..<count {
+                DispatchQueue.global().async {
+                    started.signal()
+                    gate.wait()
+                    done.signal()
+                }
+            }
+            for _ in 0..<count where started.wait(timeout: deadline()) == .timedOut { exit(2) }
+            if !pool.isCrowded { exit(3) }
+            for _ in 0..<count { gate.signal() }
+            for _ in 0..<count where done.wait(timeout: deadline()) == .timedOut { exit(4) }
+            // Well within the idle timeout: the threads are parked, not gone.
+            if !waitUntil(seconds: 5, { !pool.isCrowded }) { exit(1) }
+            if pool.liveThreads.load(ordering: .relaxed) <= pool.maxThreads / 2 { exit(5) }
+            exit(0)
+        }
+    }
+
     /// The waiters come through a concurrent queue of its own, as Swift concurrency's jobs
     /// do under the drop-in library.
     @Test func itemsOfAConcurrentQueueThatPostAndWaitFinishPastTheThreadCap() async {

@@ -34,13 +34,16 @@ extension DispatchQueue {
     /// Sets how many items of this concurrent queue may run at once (0: no limit). Items
     /// already running go on; a wider limit starts queued items at once.
     ///
-    /// Pairing: the limit is stored before `wakeup`'s sequentially consistent access of
-    /// `state`, so a drain that looks again because of it (the `dirty` bit, or a new
-    /// drain) reads the new limit; a drain that read the old one and stopped at it is
-    /// woken by the next completion, as at any limit (`itemCompleted`).
+    /// Pairing: the limit is stored, then `wakeup` always runs (a drain of an empty list
+    /// costs little, and this call is rare). Its compare-and-swap on `state` either takes
+    /// the `enqueued` bit, and the drain it schedules reads the new limit, or sets `dirty`
+    /// on a drain that holds the bit: that drain's `finish` then acquires the swap and
+    /// looks again with the new limit. Waking only when the list looked non-empty lost a
+    /// raise: an item pushed just after that look was drained by a drain that read the old
+    /// limit and stopped at it, while the running items waited for that very item.
     final func setWidthLimit(_ limit: UInt16) {
         precondition(kind == .concurrent, "Conveyor: a width limit applies to concurrent queues only")
         widthLimit.store(limit, ordering: .relaxed)
-        if !items.isEmpty { wakeup() }
+        wakeup()
     }
 }

@@ -13,9 +13,10 @@
 
 import Synchronization
 
-/// The jobs that workers posted just before they blocked in a Conveyor wait:
-/// `WorkerPool.handOffLocalWork` puts them here, and workers take them before the bands'
-/// shared queues, within limits (`WorkerPool.popHandedOff`).
+/// The jobs that workers posted just before they blocked in a Conveyor wait
+/// (`WorkerPool.handOffLocalWork` puts them here), and LIFO jobs the watchdog took from
+/// owners stuck inside a job (`WorkerPool.handOffSlot`): workers take them before the
+/// bands' shared queues, within limits (`WorkerPool.popAheadOfBands`).
 ///
 /// The newest batch first, each batch in the order `handOffLocalWork` gives it: a worker
 /// that blocks most likely waits for what it posted last, and the batches handed off
@@ -28,7 +29,8 @@ import Synchronization
 /// often waiters, each of whose posts the newer takes then serve.
 ///
 /// A lock, not a lock-free list: a batch is pushed only when a worker blocks with posts
-/// of its job queued, and takers look at the lock only when the count says there is a job.
+/// of its job queued (or at a watchdog tick), and takers look at the lock only when the
+/// count says there is a job.
 final class HandOffQueue: @unchecked Sendable {
     private struct Entry {
         let job: Unmanaged<Job>

@@ -16,8 +16,9 @@ import Synchronization
 
 /// Catches blocking that Conveyor cannot see (a `read`, a foreign lock): every `interval`
 /// while work is queued, it counts the workers the kernel shows asleep inside a job and
-/// lets the pool run that many extra workers (`WorkerPool.watchTick`). It sleeps without a timeout whenever no work is queued,
-/// so an idle process uses no CPU.
+/// lets the pool run that many extra workers, and hands the LIFO jobs of workers stuck
+/// inside one job to the pool (`WorkerPool.watchTick`). It sleeps without a timeout
+/// whenever no work is queued, so an idle process uses no CPU.
 final class Watchdog: @unchecked Sendable {
     /// The period of its look at the workers while work is queued (a worker must be seen
     /// asleep inside the same job at two looks to count as blocked).

@@ -16,15 +16,19 @@ import Synchronization
 // A pool that holds many threads (most of them blocked) takes what running jobs posted
 // before new work from the bands' shared queues.
 extension WorkerPool {
-    /// Whether the pool holds more than half the threads it may have. It gets there only
-    /// when hundreds of jobs block at once (it keeps one runnable worker per CPU), and at
-    /// the cap a job that all the blocked ones wait for can no longer get a thread.
+    /// Whether more than half the threads the pool may have are awake (running or blocked,
+    /// not parked). It gets there only when hundreds of jobs block at once (it keeps one
+    /// runnable worker per CPU), and at the cap a job that all the blocked ones wait for
+    /// can no longer get a thread. Parked threads do not count: after such a burst they
+    /// stay alive (`idleTimeoutNanoseconds`) with nothing to wait for.
     @inline(__always)
-    var isCrowded: Bool { liveThreads.load(ordering: .relaxed) > maxThreads / 2 }
+    var isCrowded: Bool {
+        liveThreads.load(ordering: .relaxed) - parkedThreads.load(ordering: .relaxed) > maxThreads / 2
+    }
 
     /// While the pool is crowded: a job from another worker's ring or LIFO slot (of a
-    /// worker inside a job), taken ahead of the bands' shared queues, which still get one
-    /// take in `agingShare + 1` while they hold work.
+    /// worker inside a job), taken ahead of the bands' shared queues within
+    /// `popAheadOfBands`' limits.
     ///
     /// Invariant: posted work never waits for a thread behind work posted after it while
     /// threads run out. Normally a worker takes from the shared queues before it steals (as
@@ -42,14 +46,7 @@ extension WorkerPool {
     /// could overwrite its older jobs): `findJob`'s periodic look at the shared queues
     /// comes here with the ring still holding work, and then leaves the steal to later.
     func stealAheadOfBands(for worker: Worker) -> Job? {
-        guard worker.local.isEmpty else { return nil }
-        let bandsWaiting = injection.indices.contains { index in !injectionQueue(index) { $0.isEmpty } }
-        if bandsWaiting && crowdedStealStreak.load(ordering: .relaxed) >= Self.agingShare {
-            crowdedStealStreak.store(0, ordering: .relaxed)
-            return nil
-        }
-        guard let job = stealOnce(for: worker, includingLIFO: true) else { return nil }
-        if bandsWaiting { crowdedStealStreak.wrappingAdd(1, ordering: .relaxed) }
+        guard worker.local.isEmpty, let job = stealOnce(for: worker, includingLIFO: true) else { return nil }
         // A ring steal moves more into this worker's ring, where others may take it.
         if !worker.isSearching && !worker.local.isEmpty { notifyWorkAvailable() }
         return job

@@ -16,15 +16,16 @@ import Synchronization
 // A worker that stops running jobs for a while (it blocks in a Conveyor wait, retires or
 // leaves the pool) hands its own queued work to the others.
 extension WorkerPool {
-    /// Gives `worker`'s LIFO slot and ring to the others: nobody else may take the slot,
-    /// and work in the ring would wait until some worker searched and stole it. Returns
+    /// Gives `worker`'s LIFO slot and ring to the others: only a long search (or the
+    /// watchdog, a tick later) would take the slot, and work in the ring would wait until
+    /// some worker searched and stole it. Returns
     /// whether a queue went from empty to non-empty, that is whether a wake-up is owed
     /// (`inject`'s rule). Called on the worker's own thread.
     ///
     /// With `waitingOnPosts` (the worker blocks inside a job: `willBlock`), what that job
     /// posted (the ring's jobs past the tail it had when the job began, in order, then the
     /// slot's drain) goes to the pool's hand-off queue, which workers take from before the
-    /// bands' shared queues (`popHandedOff`): it is often what the job now waits for (a
+    /// bands' shared queues (`popAheadOfBands`): it is often what the job now waits for (a
     /// block it posted, then waited on). At the back of its band's shared queue it would
     /// wait behind everything posted since, and when that is more blocking work than the
     /// pool may have threads (its cap), behind work that can never finish: a thousand

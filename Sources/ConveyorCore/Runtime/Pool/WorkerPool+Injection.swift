@@ -30,8 +30,8 @@ extension WorkerPool {
     static let injectionBatch = 31
 
     /// The most important band's job, or an aged job of a less important band. Before
-    /// them, within limits: the jobs blocked workers handed off (`popHandedOff`) and, while
-    /// the pool is crowded, what running jobs posted (`stealAheadOfBands`).
+    /// them, within limits: the jobs blocked workers handed off and, while the pool is
+    /// crowded, what running jobs posted (`popAheadOfBands`).
     ///
     /// Aging bounds a lower band's wait without inverting the order as a whole: a band
     /// that waited `agingNanoseconds` is served only after the most important band got
@@ -49,8 +49,7 @@ extension WorkerPool {
     /// remains (`wakingAnotherIfWorkRemains`), as when only one band holds work.
     @inline(__always)
     func popInjection(for worker: Worker) -> Job? {
-        if let job = popHandedOff(for: worker) { return job }
-        if isCrowded, let job = stealAheadOfBands(for: worker) { return job }
+        if let job = popAheadOfBands(for: worker) { return job }
         var first = -1
         var aged = -1
         var agedPass: UInt64 = .max
@@ -111,30 +110,48 @@ extension WorkerPool {
         return nil
     }
 
-    /// The next job that a worker handed off when it blocked (`handOffLocalWork`), taken
-    /// alone, unless the bands' queues have their turn: while a band more important than
-    /// the job's holds work (unless the oldest handed-off job has waited
-    /// `agingNanoseconds`), and after `agingShare` hand-off jobs in a row taken while any
-    /// band's queue held work. So a blocked job's posts go ahead of everything queued at
-    /// their importance and below, yet a recursive fork-join that keeps the hand-off queue
-    /// busy neither holds back more important work nor starves a band.
-    /// Another worker is woken if more wait there.
+    /// A job taken ahead of the bands' shared queues, alone: the next one that a worker
+    /// handed off when it blocked (`handOffLocalWork`) or, while the pool is crowded, one
+    /// that a running job posted (`stealAheadOfBands`). Unless the bands have their turn:
+    /// after `agingShare` such jobs in a row taken while any band's queue held work, and
+    /// while a band more important than a handed-off job's holds work (unless the oldest
+    /// has waited `agingNanoseconds`). A steal's band is known only once taken, and it
+    /// goes ahead of any band: held back while bands above the default one wait, a post
+    /// hidden in a running job hung a crowd of such bands' jobs that waited for it (the
+    /// composition tester, seed 914407541). So a blocked job's posts go
+    /// ahead of everything queued at their importance and below, yet a recursive fork-join
+    /// that keeps the hand-off queue busy neither holds back more important work nor
+    /// starves a band. One streak for both, so that the bands' turn is one take in
+    /// `agingShare + 1` however the two mix.
     @inline(__always)
-    func popHandedOff(for worker: Worker) -> Job? {
-        guard !handedOff.isEmpty else { return nil }
-        let now = Clock.monotonicNanoseconds()
-        let band = handedOff.nextBand
+    func popAheadOfBands(for worker: Worker) -> Job? {
+        let crowded = isCrowded
+        guard crowded || !handedOff.isEmpty else { return nil }
         let firstWaitingBand = injection.indices.first { !injectionQueue($0, { $0.isEmpty }) }
-        if let firstWaitingBand, firstWaitingBand < band, !handedOff.oldestWaited(Self.agingNanoseconds, at: now) {
-            return nil
-        }
         if firstWaitingBand != nil {
-            if handOffStreak.wrappingAdd(1, ordering: .relaxed).newValue > Self.agingShare {
-                handOffStreak.store(0, ordering: .relaxed)
+            if aheadOfBandsStreak.load(ordering: .relaxed) >= Self.agingShare {
+                aheadOfBandsStreak.store(0, ordering: .relaxed)
                 return nil
             }
-        } else if handOffStreak.load(ordering: .relaxed) != 0 {
-            handOffStreak.store(0, ordering: .relaxed)
+        } else if aheadOfBandsStreak.load(ordering: .relaxed) != 0 {
+            aheadOfBandsStreak.store(0, ordering: .relaxed)
+        }
+        var job = popHandedOff(for: worker, firstWaitingBand: firstWaitingBand)
+        if job == nil, crowded { job = stealAheadOfBands(for: worker) }
+        if job != nil, firstWaitingBand != nil { aheadOfBandsStreak.wrappingAdd(1, ordering: .relaxed) }
+        return job
+    }
+
+    /// The next job of the hand-off queue, unless the first band holding work
+    /// (`firstWaitingBand`) is more important than it and the oldest has not aged. Another
+    /// worker is woken if more wait there.
+    @inline(__always)
+    private func popHandedOff(for worker: Worker, firstWaitingBand: Int?) -> Job? {
+        guard !handedOff.isEmpty else { return nil }
+        let now = Clock.monotonicNanoseconds()
+        if let firstWaitingBand, firstWaitingBand < handedOff.nextBand,
+           !handedOff.oldestWaited(Self.agingNanoseconds, at: now) {
+            return nil
         }
         guard let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare) else { return nil }
         if !worker.isSearching && !handedOff.isEmpty { notifyWorkAvailable() }

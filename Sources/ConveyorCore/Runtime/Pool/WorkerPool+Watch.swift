@@ -28,8 +28,9 @@ struct WatchedWorker {
 
 extension WorkerPool {
     /// Watchdog tick: finds the workers blocked where Conveyor cannot see and sets the
-    /// credit (extra runnable workers) to their number, then wakes or starts a worker if
-    /// work is waiting.
+    /// credit (extra runnable workers) to their number, hands the LIFO jobs of workers
+    /// still inside the job of the previous tick to the pool, then wakes or starts a
+    /// worker if work is waiting.
     ///
     /// Invariant (issue 11, finding 2): a thread is added only for a worker that is really
     /// blocked, and taken away when it returns. "Blocked" is the kernel's view of the
@@ -58,12 +59,14 @@ extension WorkerPool {
                 seen.sleepingTicks = 0
                 continue
             }
-            // A LIFO job has waited a whole tick on an owner inside one job, blocked or
-            // not: hand it to the pool. The parked worker that watches the slots
+            // The owner is still inside the job it ran at the previous tick (about 10 ms
+            // ago), blocked or not: hand its LIFO job (filled at any time since) to the
+            // pool, whether or not a parked worker watches the slots. That watcher
             // (`lifoWatchNanoseconds`) rescues it sooner, but there may be none: the
             // tester's busy poster posted a drain and stayed runnable while the one other
             // worker blocked, and nothing woke a worker for the slot (`willBlock` and this
-            // tick's wake-up look at shared queues only).
+            // tick's wake-up look at shared queues only). A long job's fresh post so moves
+            // to another core, a cost only.
             if worker.lifoSlot.load(ordering: .relaxed) != nil { handOffSlot(of: worker) }
             let tid = worker.threadID.load(ordering: .relaxed)
             let state = tid == 0 ? UInt8(0) : UInt8(bitPattern: cnv_thread_run_state(tid))

@@ -38,16 +38,13 @@ final class WorkerPool: @unchecked Sendable {
     /// and used through `injectionQueue(_:_:)`: every thread touches them, and a retain and
     /// release around each use was an atomic pair on the queue's own header line.
     let injection: [Unmanaged<InjectionQueue>]
-    /// What workers posted just before they stopped running jobs (blocked in a Conveyor
-    /// wait, retiring, leaving): taken before every band's shared queue (`popInjection`;
-    /// `handOffLocalWork` says why).
+    /// What workers posted just before they blocked in a Conveyor wait, and LIFO jobs the
+    /// watchdog took from owners stuck inside a job: taken before every band's shared queue
+    /// (`popAheadOfBands`; `handOffLocalWork` says why).
     let handedOff = HandOffQueue()
-    /// Hand-off jobs taken in a row while a band's shared queue held work (`popHandedOff`);
-    /// relaxed, a heuristic, as aging's state.
-    let handOffStreak = Atomic<Int>(0)
-    /// Steals taken ahead of the bands' shared queues in a row while crowded
-    /// (`stealAheadOfBands`); relaxed, as `handOffStreak`.
-    let crowdedStealStreak = Atomic<Int>(0)
+    /// Jobs taken ahead of the bands' shared queues in a row while a band's queue held
+    /// work (`popAheadOfBands`); relaxed, a heuristic, as aging's state.
+    let aheadOfBandsStreak = Atomic<Int>(0)
     private let slots: UnsafeMutablePointer<UInt>
     let slotCount = Atomic<Int>(0)
 
@@ -77,6 +74,9 @@ final class WorkerPool: @unchecked Sendable {
 
     let lock = FutexLock()
     var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
+    /// `idle.count`, for looks without the lock (`isCrowded`); written with the lock held,
+    /// on the lock's own line rather than the counters every producer reads.
+    let parkedThreads = Atomic<Int>(0)
     let watchdog = Watchdog()
     /// Set while one parked worker watches the LIFO slots of busy workers.
     let lifoWatcher = Atomic<Bool>(false)
@@ -130,9 +130,10 @@ final class WorkerPool: @unchecked Sendable {
     /// owner while a CPU idles. One parked worker looks every `lifoWatchNanoseconds` while
     /// jobs run; it wakes itself for a slot whose owner is still inside the job it ran at
     /// the previous look, and a searcher that has looked for a few microseconds may take
-    /// a slot whose owner is inside a job (Go's `runnext` rule). When no worker is parked
-    /// to watch (it was woken for other work, which then blocked), the watchdog hands a
-    /// slot that waited a whole tick on its owner to the pool (`watchTick`).
+    /// a slot whose owner is inside a job (Go's `runnext` rule). Behind both, for when no
+    /// worker is parked to watch (it was woken for other work, which then blocked), the
+    /// watchdog hands the slot of an owner still inside the job of its previous tick to
+    /// the pool (`watchTick`).
     func submit(_ job: consuming Job) {
         if cnv_is_forked_child() != 0 {
             preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
@@ -252,6 +253,7 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         if let index = idle.popLast() {
+            parkedThreads.store(idle.count, ordering: .relaxed)
             let worker = worker(at: index)
             worker.isParked = false
             running.wrappingAdd(1, ordering: .sequentiallyConsistent)
@@ -314,7 +316,9 @@ final class WorkerPool: @unchecked Sendable {
 
     /// The next job for `worker`: its LIFO slot, work above the default band waiting on
     /// its shared queue (while the ring holds work), its ring, the injection queues (most
-    /// important first), then stealing, then a short spin. Nil means park.
+    /// important first; ahead of them, within limits, handed-off jobs and, while the pool
+    /// is crowded, steals: `popAheadOfBands`), then stealing, then a short spin. Nil
+    /// means park.
     @inline(__always)
     func findJob(for worker: Worker) -> Job? {
         worker.tick &+= 1
