@@ -79,17 +79,7 @@ extension Runner {
                 record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
             }
         }
-        let timedOut: Bool
-        if api == .c {
-            let group = compose_c_group_create()
-            for _ in 0..<members { compose_c_group_async(group, cQueues[q], context(member()), runContext) }
-            timedOut = compose_c_group_wait(group, UInt64(liveness * 1e9)) != 0
-            compose_c_release(group)
-        } else {
-            let group = DispatchGroup()
-            for _ in 0..<members { queues[q].async(group: group, execute: member()) }
-            timedOut = group.wait(timeout: .now() + liveness) == .timedOut
-        }
+        let timedOut = !groupFinishes(members, on: q, member)
         crowdDone.set()
         if timedOut {
             checker.fail("a crowd of \(members) blocks on q\(q) waiting for a busy block's post to a \(serial ? "new serial" : "global") queue was not done in time")

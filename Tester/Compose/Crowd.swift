@@ -49,27 +49,39 @@ extension Runner {
         let timedOut: Bool
         if program.api == .c {
             nonisolated(unsafe) let target = compose_c_queue_create("compose.crowd", serial ? 0 : 1, 0, nil, 2)!
-            let group = compose_c_group_create()
-            for _ in 0..<members {
-                let body = member { work in compose_c_sync(target, barrier ? 1 : 0, context(work), runContext) }
-                compose_c_group_async(group, cQueues[q], context(body), runContext)
+            timedOut = !groupFinishes(members, on: q) {
+                member { work in compose_c_sync(target, barrier ? 1 : 0, context(work), runContext) }
             }
-            timedOut = compose_c_group_wait(group, UInt64(liveness * 1e9)) != 0
-            compose_c_release(group)
             compose_c_release(target)
         } else {
             let target = DispatchQueue(label: "compose.crowd", attributes: serial ? [] : .concurrent)
-            let group = DispatchGroup()
-            for _ in 0..<members {
-                queues[q].async(group: group, execute: member { work in target.sync(flags: barrier ? .barrier : [], execute: work) })
+            timedOut = !groupFinishes(members, on: q) {
+                member { work in target.sync(flags: barrier ? .barrier : [], execute: work) }
             }
-            timedOut = group.wait(timeout: .now() + liveness) == .timedOut
         }
         if timedOut {
             checker.fail("a crowd of \(members) blocks on q\(q), each \(what), was not done in time")
         } else {
             record.check(checker, after: "the crowd's wait")
         }
+    }
+}
+
+extension Runner {
+    /// Submits `count` blocks that `member` makes to queue `q` in a new group, through the
+    /// program's API, and waits for the group within the liveness bound; false if it did
+    /// not empty in time.
+    func groupFinishes(_ count: Int, on q: Int, _ member: () -> @Sendable () -> Void) -> Bool {
+        if program.api == .c {
+            let group = compose_c_group_create()
+            for _ in 0..<count { compose_c_group_async(group, cQueues[q], context(member()), runContext) }
+            let finished = compose_c_group_wait(group, UInt64(liveness * 1e9)) == 0
+            compose_c_release(group)
+            return finished
+        }
+        let group = DispatchGroup()
+        for _ in 0..<count { queues[q].async(group: group, execute: member()) }
+        return group.wait(timeout: .now() + liveness) == .success
     }
 }
 

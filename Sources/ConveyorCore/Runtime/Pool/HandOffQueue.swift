@@ -63,7 +63,13 @@ final class HandOffQueue: @unchecked Sendable {
     /// Whether the oldest job held was pushed more than `nanoseconds` before `now`.
     func oldestWaited(_ nanoseconds: UInt64, at now: UInt64) -> Bool {
         let pushedAt = oldestPushedAt.load(ordering: .relaxed)
-        return pushedAt != 0 && now > pushedAt && now - pushedAt > nanoseconds
+        return pushedAt != 0 && Self.waited(since: pushedAt, longerThan: nanoseconds, at: now)
+    }
+
+    /// Whether more than `nanoseconds` passed from `pushedAt` to `now` (a clock read on
+    /// another core may be a hair behind `pushedAt`).
+    private static func waited(since pushedAt: UInt64, longerThan nanoseconds: UInt64, at now: UInt64) -> Bool {
+        now > pushedAt && now - pushedAt > nanoseconds
     }
 
     /// Puts the jobs that `next` returns, in that order, ahead of every earlier batch.
@@ -87,7 +93,7 @@ final class HandOffQueue: @unchecked Sendable {
         return lock.withLock { () -> Job? in
             guard entries.count > oldest else { return nil }
             let entry: Entry
-            let aged = now > entries[oldest].pushedAt && now - entries[oldest].pushedAt > agingAfter
+            let aged = Self.waited(since: entries[oldest].pushedAt, longerThan: agingAfter, at: now)
             takesSinceAgedTurn = aged ? takesSinceAgedTurn + 1 : 0
             if aged && takesSinceAgedTurn > share {
                 takesSinceAgedTurn = 0

@@ -45,14 +45,14 @@ extension WorkerPool {
             older -= 1
             madeNonEmpty = pushInjected(job) || madeNonEmpty
         }
-        var slot = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing)
+        let slot = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing).map { Job.takeRetained($0) }
         if !waitingOnPosts {
-            if let raw = slot { madeNonEmpty = pushInjected(Job.takeRetained(raw)) || madeNonEmpty }
+            if let slot { madeNonEmpty = pushInjected(slot) || madeNonEmpty }
             return madeNonEmpty
         }
         // Left in the ring: the job's posts. Nothing posted, no lock taken.
         if slot == nil && worker.local.isEmpty { return madeNonEmpty }
-        return pushPosts(of: worker, slot: &slot) || madeNonEmpty
+        return pushPosts(of: worker, then: slot) || madeNonEmpty
     }
 
     /// Gives `worker`'s LIFO job (if it still holds one) to the hand-off queue, ahead of
@@ -62,17 +62,14 @@ extension WorkerPool {
     func handOffSlot(of worker: Worker) {
         guard let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) else { return }
         var job: Job? = Job.takeRetained(raw)
-        if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { defer { job = nil }; return job }) { notifyWorkAvailable() }
+        if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { job.take() }) { notifyWorkAvailable() }
     }
 
-    /// Puts the rest of `worker`'s ring, then `slot`'s job, on the hand-off queue as one
+    /// Puts the rest of `worker`'s ring, then `slotJob`, on the hand-off queue as one
     /// batch (`handOffLocalWork`).
-    private func pushPosts(of worker: Worker, slot: inout UnsafeMutableRawPointer?) -> Bool {
-        handedOff.pushBatch(at: Clock.monotonicNanoseconds()) {
-            if let job = worker.local.pop() { return job }
-            defer { slot = nil }
-            return slot.map { Job.takeRetained($0) }
-        }
+    private func pushPosts(of worker: Worker, then slotJob: consuming Job?) -> Bool {
+        var slotJob = slotJob
+        return handedOff.pushBatch(at: Clock.monotonicNanoseconds()) { worker.local.pop() ?? slotJob.take() }
     }
 
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
