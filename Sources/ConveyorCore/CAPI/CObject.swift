@@ -82,7 +82,6 @@ final class CContext: @unchecked Sendable {
 final class CObject: @unchecked Sendable {
     enum Kind { case queue, group, semaphore, source, data, io }
 
-    let kind: Kind
     /// The object, unretained: kept alive by `owner`, then by its own work (see above).
     let objectReference: Unmanaged<DispatchObject>
     /// The object (a strong reference for the caller).
@@ -92,25 +91,49 @@ final class CObject: @unchecked Sendable {
     /// The C references. Starts at 1 for a handle's creator; unused by global boxes and
     /// by companions that only hold a label (`isHandle` false).
     private let references = Atomic<Int>(1)
-    let context = CContext()
-    /// Global and main queues ignore retain and release, and are never finalized.
-    let isGlobal: Bool
-    /// Whether this box is a C handle given out by a creation call (not a label holder).
-    let isHandle: Bool
+    /// The context and finalizer, made by the first call that sets either (or a source's
+    /// C handler): most objects never get one, and an idle queue's handle is one allocation
+    /// smaller for it. Holds a retain, released in `deinit`.
+    private let contextStorage = Atomic<UnsafeMutableRawPointer?>(nil)
     /// The queue's label as a C string, made on first request and freed with the box,
     /// that is with the queue (`dispatch_queue_get_label`).
     private let labelCopy = Atomic<UnsafeMutablePointer<CChar>?>(nil)
     /// Where the finalizer goes: the target when the last C reference went, updated at a
     /// queue's disposal (`objectEnded`).
     private var finalizerTarget: DispatchQueue?
-    /// A queue made by `dispatch_queue_create` (not inactive, no target given): its
-    /// target may change while it is active, as libdispatch allows for such queues. Set
-    /// before the handle is returned.
-    var isRetargetable = false
     /// Targets this queue had before a retarget while active: kept for the queue's life,
     /// since a thread walking the target chain may still read the old one (`RetargetJob`).
     /// Touched only by `RetargetJob`, which runs holding the queue alone.
     private var retiredTargets: [DispatchQueue] = []
+    // The one-byte fields last, together: the box takes 80 bytes instead of 96.
+    let kind: Kind
+    /// Global and main queues ignore retain and release, and are never finalized.
+    let isGlobal: Bool
+    /// Whether this box is a C handle given out by a creation call (not a label holder).
+    let isHandle: Bool
+    /// A queue made by `dispatch_queue_create` (not inactive, no target given): its
+    /// target may change while it is active, as libdispatch allows for such queues. Set
+    /// before the handle is returned.
+    var isRetargetable = false
+
+    /// The context and finalizer, if any call has set them.
+    var existingContext: CContext? {
+        // Pairs with the releasing swap in `context`: a box found here is seen whole.
+        contextStorage.load(ordering: .acquiring).map { Unmanaged<CContext>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The context and finalizer, made on first use.
+    var context: CContext {
+        if let existing = existingContext { return existing }
+        let made = Unmanaged.passRetained(CContext())
+        // Pairs with the acquiring load in `existingContext` and in racing calls here: the
+        // winner's box is published whole; a loser drops its own and uses the winner's.
+        let (done, seen) = contextStorage.compareExchange(
+            expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
+        if done { return made.takeUnretainedValue() }
+        made.release()
+        return Unmanaged<CContext>.fromOpaque(seen!).takeUnretainedValue()
+    }
 
     /// Keeps a queue's former target alive as long as the queue (`RetargetJob`).
     func retire(_ target: DispatchQueue) { retiredTargets.append(target) }
@@ -272,6 +295,8 @@ final class CObject: @unchecked Sendable {
 
     deinit {
         if let copy = labelCopy.load(ordering: .acquiring) { free(copy) }
+        guard let stored = contextStorage.load(ordering: .acquiring) else { return }
+        let context = Unmanaged<CContext>.fromOpaque(stored).takeRetainedValue()
         // The object is gone, its work all done (see the type's comment). The finalizer
         // runs with the context, when there is one, on the object's target queue.
         guard let finalizer = context.finalizer, let value = context.context, let target = finalizerTarget else { return }
@@ -294,7 +319,7 @@ package func cnv_dispatch_release(_ handle: UnsafeMutableRawPointer?) {
 
 @_cdecl("cnv_dispatch_get_context")
 package func cnv_dispatch_get_context(_ handle: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    CObject.from(handle, "dispatch_get_context").context.context
+    CObject.from(handle, "dispatch_get_context").existingContext?.context
 }
 
 @_cdecl("cnv_dispatch_set_context")
