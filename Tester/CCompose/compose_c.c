@@ -43,6 +43,17 @@ void *compose_c_queue_create(const char *label, int concurrent, int inactive, vo
 
 void *compose_c_global(int qos) { return global_queue(qos); }
 
+// `dispatch_queue_set_width` is in libdispatch's private headers, which the toolchain does
+// not install; libdispatch exports it, and Conveyor's C API has it under its `cnv_` prefix.
+#ifdef __CONVEYOR_DISPATCH__
+void cnv_dispatch_queue_set_width(dispatch_queue_t queue, long width);
+#define dispatch_queue_set_width cnv_dispatch_queue_set_width
+#else
+void dispatch_queue_set_width(dispatch_queue_t queue, long width);
+#endif
+
+void compose_c_set_width(void *queue, long width) { dispatch_queue_set_width((dispatch_queue_t)queue, width); }
+
 void compose_c_activate(void *queue) { dispatch_activate((dispatch_queue_t)queue); }
 void compose_c_suspend(void *queue) { dispatch_suspend((dispatch_queue_t)queue); }
 void compose_c_resume(void *queue) { dispatch_resume((dispatch_queue_t)queue); }

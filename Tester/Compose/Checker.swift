@@ -91,6 +91,9 @@ final class Checker: @unchecked Sendable {
             } else {
                 let old = word.value.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue
                 if old & Self.barrierBit != 0 { fail("\(what) started on q\(queue) while a barrier ran on q\(index)") }
+                if let width = program.queues[index].width, old & (Self.barrierBit - 1) >= width {
+                    fail("\(what) started on q\(queue) while \(old & (Self.barrierBit - 1)) block(s) ran inside q\(index) of width \(width)")
+                }
             }
         }
         state.withLock { state in

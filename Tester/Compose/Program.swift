@@ -34,6 +34,8 @@ struct Program: Sendable {
         let tree: Int
         /// A global queue of QoS `qos` (the program's global queues follow its own).
         var global = false
+        /// A C-API concurrent queue's fixed width (`dispatch_queue_set_width`), or nil.
+        var width: Int? = nil
     }
 
     indirect enum Op: Sendable {
@@ -112,6 +114,16 @@ extension Program {
         }
         for qos in 0..<4 where random.percent(40) || (qos == 2 && queues.count < 3) {
             queues.append(Queue(index: queues.count, serial: false, target: nil, qos: qos, inactive: false, tree: -1, global: true))
+        }
+        // Widths come from a stream of their own, so that seeds still make the programs
+        // they made before queues had widths. Not on inactive queues: libdispatch then
+        // crashes when the queue is released ("_dispatch_lane_dispose"; Conveyor does not).
+        if api == .c {
+            var widths = SeededRandom(seed: seed ^ 0x5749_4454_4853)
+            for index in queues.indices
+            where !queues[index].serial && !queues[index].global && !queues[index].inactive && widths.percent(40) {
+                queues[index].width = widths.within(1...3)
+            }
         }
         self.queues = queues
         var generator = Generator(random: random, queues: queues, api: api)
@@ -210,7 +222,8 @@ extension Program: CustomStringConvertible {
             if queue.global { lines.append("  q\(queue.index): global(qos \(queue.qos))"); continue }
             let kind = queue.serial ? "serial" : "concurrent"
             let target = queue.target.map { "q\($0)" } ?? "global(qos \(queue.qos))"
-            lines.append("  q\(queue.index): \(kind) -> \(target)\(queue.inactive ? ", inactive" : "")")
+            let width = queue.width.map { ", width \($0)" } ?? ""
+            lines.append("  q\(queue.index): \(kind)\(width) -> \(target)\(queue.inactive ? ", inactive" : "")")
         }
         for (index, ops) in threads.enumerated() {
             lines.append("  thread \(index):")

@@ -125,6 +125,7 @@ final class Runner: @unchecked Sendable {
                 // seeds still make the programs they made.
                 let qos = Int32(spec.qos) | (spec.index % 3 == 1 ? 4 : 0)
                 cQueues.append(compose_c_queue_create(label, spec.serial ? 0 : 1, spec.inactive ? 1 : 0, target, qos)!)
+                if let width = spec.width { compose_c_set_width(cQueues[spec.index], width) }
             } else {
                 var attributes: DispatchQueue.Attributes = []
                 if !spec.serial { attributes.insert(.concurrent) }

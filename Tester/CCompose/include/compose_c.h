@@ -30,6 +30,9 @@ typedef void (*compose_apply_function_t)(void *context, size_t iteration);
 void *compose_c_queue_create(const char *label, int concurrent, int inactive, void *target, int qos);
 /// The global queue of QoS class index `qos`.
 void *compose_c_global(int qos);
+/// libdispatch's private `dispatch_queue_set_width`: at most `width` of a concurrent
+/// queue's blocks (and `sync` callers) run at once.
+void compose_c_set_width(void *queue, long width);
 void compose_c_activate(void *queue);
 void compose_c_suspend(void *queue);
 void compose_c_resume(void *queue);
