@@ -40,7 +40,8 @@ python3 Scripts/drop-in-exports.py --check "$bin/libConveyorDispatch.so" || exit
 run="$bin/conveyor-run"
 
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+server_pid=
+trap 'rm -rf "$out"; [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null; true' EXIT
 toolchain=/opt/swift/usr/lib/swift
 runtime=$toolchain/linux
 # Against the toolchain's headers and libdispatch, as any C program on this machine.
@@ -64,6 +65,18 @@ swiftc -O Tests/DropIn/swift-probe.swift -o "$out/swift-probe"
 swiftc -O -parse-as-library Tests/DropIn/async-probe.swift -o "$out/async-probe"
 swiftc -O Tests/DropIn/posting-tasks-probe.swift -o "$out/posting-tasks-probe"
 swiftc -O Tests/DropIn/xctest-probe.swift -o "$out/xctest-probe" -lXCTest
+swiftc -O Tests/DropIn/foundation-probe.swift -o "$out/foundation-probe"
+# The foundation probe's URLSession talks to a local HTTP server serving Tests/DropIn; it
+# binds a free port (0) and says which.
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory Tests/DropIn >"$out/server.log" 2>&1 &
+server_pid=$!
+port=
+for _ in $(seq 100); do
+    port=$(grep -oE "port [0-9]+" "$out/server.log" | head -1 | cut -d' ' -f2)
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+[ -n "$port" ] || { echo "the local HTTP server for the foundation probe did not start"; cat "$out/server.log"; exit 1; }
 
 failed=0
 # Runs a program on libdispatch, then under the drop-in library; the latter must pass.
@@ -93,6 +106,7 @@ compare "Tests/DropIn/swift-probe.swift" "$out/swift-probe"
 compare "Tests/DropIn/async-probe.swift" "$out/async-probe"
 compare "Tests/DropIn/posting-tasks-probe.swift" "$out/posting-tasks-probe"
 compare "Tests/DropIn/xctest-probe.swift" "$out/xctest-probe"
+compare "Tests/DropIn/foundation-probe.swift" "$out/foundation-probe" "$port" Tests/DropIn/foundation-probe.swift
 
 echo "== the drop-in library refuses what it cannot do, with a message"
 expect_refusal() {
