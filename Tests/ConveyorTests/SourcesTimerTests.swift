@@ -198,6 +198,38 @@ import Glibc
         #expect(extra.current == 0)
     }
 
+    #if DEBUG
+    /// A resume racing activation (found by a fresh-eyes review): a due repeating timer,
+    /// suspended while inactive, fires and parks while `activate` installs it, and is
+    /// resumed before `activate` marks it installed. That resume must re-arm it; it did
+    /// not, and the timer stopped after its first event for ever (about 1 round in 60 of
+    /// a stress run). Here the resume lands in that window every time, through the debug
+    /// build's hook, in a child process (the hook is process-wide).
+    @Test func aTimerResumedWhileItsActivationInstallsItKeepsFiring() async {
+        await #expect(processExitsWith: .success) {
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            let fires = Counter()
+            let second = DispatchSemaphore(value: 0)
+            timer.setEventHandler { if fires.increment() == 2 { second.signal() } }
+            timer.schedule(deadline: .now() - .milliseconds(1), repeating: .milliseconds(1))
+            timer.suspend()
+            let parkedInWindow = Counter()
+            DispatchSource.afterMonitorInstall = { source in
+                // The deadline has passed: the first fire comes at once and parks the timer.
+                let monitor = source.monitor as! TimerMonitor
+                let parked = waitUntil(seconds: 30) { source.lock.withLock { monitor.isParked } }
+                if parked { parkedInWindow.increment() }
+                source.resume()
+            }
+            timer.activate()
+            guard parkedInWindow.current == 1 else { exit(2) }
+            let keptFiring = second.wait(timeout: deadline()) == .success
+            print("the timer fired \(fires.current) time(s)")
+            exit(keptFiring ? 0 : 1)
+        }
+    }
+    #endif
+
     @Test func timerNeverScheduledNeverFires() {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "idle"))
         let fired = DispatchSemaphore(value: 0)

@@ -109,6 +109,9 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         guard install, let monitor else { return }
 
         monitor.install(for: self)
+        #if DEBUG
+        Self.afterMonitorInstall?(self)
+        #endif
         lock.lock()
         state.isInstalling = false
         state.isInstalled = true
@@ -116,6 +119,13 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         lock.unlock()
         if let readyTarget { startDelivery(on: readyTarget) }
     }
+
+    #if DEBUG
+    /// Debug builds only: called by `activate` between the monitor's installation and the
+    /// source's `isInstalled`, so that a test can land a call in that window every time.
+    /// Set only in a test's child process, before its first source is activated.
+    nonisolated(unsafe) static var afterMonitorInstall: ((DispatchSource) -> Void)?
+    #endif
 
     /// Suspends the delivery of events; they are merged meanwhile. Calls nest.
     public override func suspend() {
@@ -136,7 +146,11 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
             fatalError("Conveyor: over-resume of a dispatch source (\(kind.rawValue)): resume() called more often than suspend()")
         }
         state.suspendCount -= 1
-        if state.suspendCount == 0 && !state.isInactive && state.isInstalled {
+        // Not only once `isInstalled`: a resume racing `activate` can come while the
+        // monitor installs (`isInstalling`), after a timer fired and parked there. The
+        // monitor knows its own state (a timer re-arms only if installed and parked);
+        // read as `isInstalled`, that timer never fired again.
+        if state.suspendCount == 0 && !state.isInactive {
             monitor?.sourceDidResumeLocked(self)
         }
         let target = scheduleIfNeededLocked()

@@ -106,7 +106,9 @@ protocol SourceMonitor: AnyObject, Sendable {
     func uninstall(for source: DispatchSource)
     /// The event handler just ran: re-arm a one-shot registration. Not under the lock.
     func eventHandlerDidRun(for source: DispatchSource)
-    /// The source's last suspension ended; called with its state lock held.
+    /// The source's last suspension ended; called with its state lock held, on an active
+    /// source, possibly while `install` still runs on another thread (a resume racing
+    /// activation): the monitor checks its own installed state.
     func sourceDidResumeLocked(_ source: DispatchSource)
 }
 
