@@ -388,6 +388,27 @@ static void test_sources(void) {
     dispatch_resume(writer);
     dispatch_source_cancel(writer);
     CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_REPLACE, 0, 0, queue) != NULL, "DATA_REPLACE source is created");
+
+    // What libdispatch refuses with NULL: never a source on another descriptor (a handle
+    // above INT_MAX truncated to its low bits) or a mask silently ignored.
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_READ, (uintptr_t)-1, 0, queue) == NULL, "READ source on descriptor -1 is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_READ, ((uintptr_t)1 << 32) | 1, 0, queue) == NULL,
+          "READ source on a handle above INT_MAX is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_READ, 1, 1, queue) == NULL, "READ source with a mask is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_WRITE, 1, 1, queue) == NULL, "WRITE source with a mask is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 5, 0, queue) == NULL, "TIMER source with a handle is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 0, 0x100, queue) == NULL, "TIMER source with an unknown flag is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_ADD, 1, 0, queue) == NULL, "DATA_ADD source with a handle is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_DATA_OR, 0, 1, queue) == NULL, "DATA_OR source with a mask is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_SIGNAL, SIGUSR1, 1, queue) == NULL, "SIGNAL source with a mask is refused");
+    CHECK(dispatch_source_create(DISPATCH_SOURCE_TYPE_SIGNAL, 65, 0, queue) == NULL, "SIGNAL source past the last signal is refused");
+    dispatch_source_t strict = dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 0, DISPATCH_TIMER_STRICT, queue);
+    CHECK(strict != NULL, "TIMER source with DISPATCH_TIMER_STRICT is created");
+    if (strict) {
+        dispatch_resume(strict);
+        dispatch_source_cancel(strict);
+        dispatch_release(strict);
+    }
 }
 
 // MARK: block objects (dispatch_block_create)

@@ -46,24 +46,6 @@ import Testing
         #expect(Self.message(result).contains("over-resume of a dispatch source (user-data or)"))
     }
 
-    @Test func registrationHandlerAfterActivationTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let source = DispatchSource.makeUserDataAddSource()
-            source.activate()
-            source.setRegistrationHandler {}
-        }
-        #expect(Self.message(result).contains("setRegistrationHandler on an active dispatch source"))
-    }
-
-    @Test func setTargetAfterActivationTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let source = DispatchSource.makeUserDataAddSource() as! DispatchSource
-            source.activate()
-            source.setTarget(queue: DispatchQueue(label: "late"))
-        }
-        #expect(Self.message(result).contains("setTarget(queue:) on an active dispatch source"))
-    }
-
     @Test func mergingTheWrongKindOfDataTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let source = DispatchSource.makeUserDataOrSource() as! DispatchSource

@@ -26,6 +26,34 @@ enum CSourceType: UInt {
         guard let handle, handle.load(as: UInt.self) == CStaticTag.sourceType else { return nil }
         return CSourceType(rawValue: handle.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self))
     }
+
+    /// `DISPATCH_TIMER_STRICT`, and libdispatch's private `DISPATCH_TIMER_BACKGROUND` (a
+    /// hint to coalesce more, accepted and not acted on).
+    static let strictTimer: UInt = 0x1
+    static let backgroundTimer: UInt = 0x2
+
+    /// Whether `dispatch_source_create` takes this handle and mask, by libdispatch's rules
+    /// (its `dst_create` functions: NULL otherwise): a descriptor at most `INT_MAX`; a
+    /// signal number below `NSIG`; no handle for data and timer sources (libdispatch's
+    /// private clock identifiers as a timer's handle are not provided); no mask bits the
+    /// type does not define, and at least one where it defines any (timers excepted, whose
+    /// flags are optional). Without this a bad
+    /// descriptor was truncated to 32 bits and watched (`1 << 32 | fd` became `fd`).
+    func accepts(handle: UInt, mask: UInt) -> Bool {
+        func maskWithin(_ allowed: UInt) -> Bool { mask & ~allowed == 0 && (allowed == 0 || mask != 0) }
+        switch self {
+        case .dataAdd, .dataOr, .dataReplace: return handle == 0 && mask == 0
+        case .machSend, .machReceive: return false
+        case .read, .write: return handle <= UInt(Int32.max) && mask == 0
+        case .signal: return handle > 0 && handle < 65 && mask == 0   // NSIG on Linux
+        case .timer: return handle == 0 && mask & ~(Self.strictTimer | Self.backgroundTimer) == 0
+        case .process: return handle > 0 && handle <= UInt(Int32.max) && maskWithin(DispatchSource.ProcessEvent.all.rawValue)
+        case .vnode:
+            let defined = DispatchSource.FileSystemEvent.all.rawValue | DispatchSource.FileSystemEvent.funlock.rawValue
+            return handle <= UInt(Int32.max) && maskWithin(defined)
+        case .memoryPressure: return handle == 0 && maskWithin(DispatchSource.MemoryPressureEvent.all.rawValue)
+        }
+    }
 }
 
 /// A block handler's copy: released (with `Block_release`, through the C target's
@@ -72,7 +100,7 @@ enum CSource {
 
 @_cdecl("cnv_dispatch_source_create")
 package func cnv_dispatch_source_create(_ type: UnsafeMutableRawPointer?, _ handle: UInt, _ mask: UInt, _ queue: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let kind = CSourceType.from(type) else { return nil }
+    guard let kind = CSourceType.from(type), kind.accepts(handle: handle, mask: mask) else { return nil }
     let target = queue.map { CObject.queue($0, "dispatch_source_create") }
     let fd = Int32(truncatingIfNeeded: Int(bitPattern: handle))
     let made: any DispatchSourceProtocol
@@ -86,10 +114,8 @@ package func cnv_dispatch_source_create(_ type: UnsafeMutableRawPointer?, _ hand
     case .process:
         made = DispatchSource.makeProcessSource(identifier: fd, eventMask: .init(rawValue: mask), queue: target)
     case .read: made = DispatchSource.makeReadSource(fileDescriptor: fd, queue: target)
-    case .signal:
-        guard handle > 0 && handle < 65 else { return nil }
-        made = DispatchSource.makeSignalSource(signal: fd, queue: target)
-    case .timer: made = DispatchSource.makeTimerSource(flags: .init(rawValue: mask), queue: target)
+    case .signal: made = DispatchSource.makeSignalSource(signal: fd, queue: target)
+    case .timer: made = DispatchSource.makeTimerSource(flags: .init(rawValue: mask & CSourceType.strictTimer), queue: target)
     case .vnode:
         made = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: .init(rawValue: mask), queue: target)
     case .write: made = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: target)

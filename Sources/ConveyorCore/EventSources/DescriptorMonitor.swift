@@ -25,7 +25,11 @@ import Glibc
 /// for a listening socket); for writing, the room left (a pipe's capacity minus what it
 /// holds, a socket's send buffer minus unsent bytes; 1 when the fd cannot tell). At a
 /// hang-up or error with nothing left to read the source is told 0 once and stops
-/// watching, as libdispatch does on Linux (end of file: cancel the source).
+/// watching, as libdispatch does on Linux (end of file: cancel the source). A write
+/// source whose peer is gone (a pipe's reader closed: `EPOLLERR`) is told 0 once too and
+/// stops watching; libdispatch on Linux, level-triggered, fires it again after every
+/// handler with data 1 until it is cancelled (11,640 times in 200 ms for a handler that
+/// does not cancel), which Conveyor does not copy.
 ///
 /// epoll cannot watch regular files, directories or some devices (`EPERM`): like
 /// kqueue on Darwin, such an fd is taken as always ready — the source fires again after

@@ -125,6 +125,8 @@ extension DispatchSource {
             guard state.isTornDown, !state.isCancelDelivered else { return finishDeliveryLocked() }
             state.isCancelDelivered = true
             state.isScheduled = false
+            // As libdispatch: `data` reads 0 in the cancel handler, not the last event's.
+            deliveredData.store(0, ordering: .releasing)
             let handlers = (cancelHandler, eventHandler, registrationHandler)
             cancelHandler = nil
             eventHandler = nil

@@ -158,14 +158,12 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         if let target { startDelivery(on: target) }
     }
 
-    /// Sets the queue the handlers run on (nil: the default global queue). Only while the
-    /// source is inactive; afterwards it traps.
+    /// Sets the queue the handlers run on (nil: the default global queue). Best before
+    /// activation; on an active source (which libdispatch allows, as deprecated) a handler
+    /// already running or on its way finishes on the old queue, and the next goes to the
+    /// new one: handlers still never overlap (one delivery job at a time).
     public override func setTarget(queue: DispatchQueue?) {
         lock.lock()
-        guard state.isInactive else {
-            lock.unlock()
-            fatalError("Conveyor: setTarget(queue:) on an active dispatch source (\(kind.rawValue)): set the target before activate()")
-        }
         let previous = targetQueue
         targetQueue = queue ?? DispatchQueue.global()
         lock.unlock()
@@ -205,15 +203,14 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
     }
 
     /// Replaces a handler. Event and cancel handlers may change at any time (the change
-    /// applies to the next delivery); the registration handler only before activation.
-    /// Once the cancel handler has run, new handlers are dropped: they could never run.
+    /// applies to the next delivery). A registration handler set after activation (which
+    /// libdispatch allows, as deprecated) runs once, before the next event handler, unless
+    /// the source is cancelled. Once the cancel handler has run, new handlers are dropped:
+    /// they could never run.
     func setHandler(_ which: SourceHandlerKind, _ handler: SourceHandler?) {
         var previous: SourceHandler?
+        var target: DispatchQueue?
         lock.lock()
-        if which == .registration && !state.isInactive {
-            lock.unlock()
-            fatalError("Conveyor: setRegistrationHandler on an active dispatch source (\(kind.rawValue)): the registration already happened; set it before activate()")
-        }
         if state.isCancelDelivered {
             lock.unlock()
             withExtendedLifetime(handler) {}
@@ -229,8 +226,13 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         case .registration:
             previous = registrationHandler
             registrationHandler = handler
+            if !state.isInactive && !state.isCancelRequested {
+                state.needsRegistration = handler != nil
+                target = scheduleIfNeededLocked()
+            }
         }
         lock.unlock()
+        if let target { startDelivery(on: target) }
         withExtendedLifetime(previous) {}  // released outside the lock: it may free a source
     }
 }

@@ -100,13 +100,14 @@ extension DispatchSourceProtocol {
         concreteSource.setHandler(.cancel, SourceHandler(.workItem(handler), band: handler.band))
     }
 
-    /// Sets the closure that runs once when the source starts watching. Only before
-    /// activation: afterwards the registration has happened, and setting one traps.
+    /// Sets the closure that runs once when the source starts watching, before its first
+    /// event handler. Set after activation (libdispatch allows it, as deprecated), it runs
+    /// once before the next event handler, unless the source is cancelled.
     @preconcurrency public func setRegistrationHandler(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?) {
         concreteSource.setHandler(.registration, handler.map { SourceHandler(.closure($0), band: flags.band(for: qos)) })
     }
 
-    /// Sets a work item to perform when the source starts watching (before activation only).
+    /// Sets a work item to perform when the source starts watching (see the closure form).
     public func setRegistrationHandler(handler: DispatchWorkItem) {
         concreteSource.setHandler(.registration, SourceHandler(.workItem(handler), band: handler.band))
     }
