@@ -116,6 +116,8 @@ expect_refusal() {
 }
 expect_refusal "an entry point Conveyor does not provide stops the program, naming it" \
     "dispatch_workloop_create is not provided by Conveyor's drop-in libdispatch" "$run" "$out/misuse-probe" unprovided
+expect_refusal "misuse traps with its message in the optimized library (an unbalanced dispatch_group_leave)" \
+    "unbalanced call to DispatchGroup.leave()" "$run" "$out/misuse-probe" leave
 expect_refusal "loaded by dlopen after libdispatch started: refused" \
     "was loaded after libdispatch" env CONVEYOR_DROP_IN="$bin/libConveyorDropIn.so" "$out/misuse-probe" late
 

@@ -16,7 +16,9 @@
 // message and the abnormal end):
 //   misuse-probe unprovided   calls an entry point libdispatch has and Conveyor does not;
 //   misuse-probe late         loads the drop-in library with dlopen after libdispatch
-//                             started (its path in $CONVEYOR_DROP_IN).
+//                             started (its path in $CONVEYOR_DROP_IN);
+//   misuse-probe leave        leaves a group nobody entered: the library, an optimized
+//                             build, must still say why it traps.
 #include <dispatch/dispatch.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -39,6 +41,11 @@ int main(int argc, char **argv) {
         printf("loaded: %s\n", library ? "yes" : dlerror());
         return 0;
     }
-    fprintf(stderr, "usage: misuse-probe unprovided|late\n");
+    if (argc > 1 && strcmp(argv[1], "leave") == 0) {
+        dispatch_group_leave(dispatch_group_create());
+        puts("returned");
+        return 0;
+    }
+    fprintf(stderr, "usage: misuse-probe unprovided|late|leave\n");
     return 2;
 }

@@ -83,7 +83,7 @@ enum CData {
     /// the composite.
     static func retainedLeafHandle(_ data: DispatchData) -> UnsafeMutableRawPointer {
         let slices = data.storage.slices
-        precondition(slices.count == 1, "Conveyor: a leaf data object has one buffer")
+        ensure(slices.count == 1, "Conveyor: a leaf data object has one buffer")
         return CObject.retainedHandle(CDataHolder(data), kind: .data, attachedTo: slices[0].region.cCompanion)
     }
 

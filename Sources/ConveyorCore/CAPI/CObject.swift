@@ -164,7 +164,7 @@ final class CObject: @unchecked Sendable {
         // the owner's deinit), which then see it whole.
         let attached = slot.compareExchange(
             expected: nil, desired: Unmanaged.passRetained(box).toOpaque(), ordering: .releasing).exchanged
-        precondition(attached, "Conveyor: a new object already had a C handle")
+        ensure(attached, "Conveyor: a new object already had a C handle")
         return Unmanaged.passUnretained(box).toOpaque()
     }
 

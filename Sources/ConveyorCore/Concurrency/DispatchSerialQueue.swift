@@ -48,7 +48,7 @@ public final class DispatchSerialQueue: DispatchQueue, SerialExecutor, @unchecke
     /// queue, or of a queue that targets it; on the main thread for the main queue).
     public func checkIsolated() {
         if !isRunning(on: self, exclusively: false) {
-            preconditionFailure("Conveyor: the calling code is not isolated to serial queue '\(label)'")
+            fatalError("Conveyor: the calling code is not isolated to serial queue '\(label)'")
         }
     }
 

@@ -138,10 +138,10 @@ extension DispatchData {
         let copyRange: Range<Index>
         if let range {
             guard !range.isEmpty else { return 0 }
-            precondition(range.lowerBound >= 0)
-            precondition(range.lowerBound < total, "The range is outside the bounds of the data")
-            precondition(range.upperBound >= 0)
-            precondition(range.upperBound <= total, "The range is outside the bounds of the data")
+            ensure(range.lowerBound >= 0, "The range is outside the bounds of the data")
+            ensure(range.lowerBound < total, "The range is outside the bounds of the data")
+            ensure(range.upperBound >= 0, "The range is outside the bounds of the data")
+            ensure(range.upperBound <= total, "The range is outside the bounds of the data")
             copyRange = range.lowerBound..<(range.lowerBound + Swift.min(room, range.count))
         } else {
             copyRange = 0..<Swift.min(room, total)

@@ -127,7 +127,7 @@ public struct DispatchData: RandomAccessCollection, @unchecked Sendable {
 
     /// The byte at `index`.
     public subscript(index: Index) -> UInt8 {
-        precondition(index >= 0 && index < count, "DispatchData: index \(index) out of range 0..<\(count)")
+        ensure(index >= 0 && index < count, "DispatchData: index \(index) out of range 0..<\(count)")
         let slice = storage.slices[storage.sliceIndex(containing: index)]
         return slice.region.base.load(fromByteOffset: slice.start + index - slice.offset, as: UInt8.self)
     }

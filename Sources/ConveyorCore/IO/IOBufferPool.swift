@@ -38,7 +38,7 @@ final class IOBufferPool: @unchecked Sendable {
         if size == bufferSize, let reused = lock.withLock({ free.popLast() }) { return reused }
         var memory: UnsafeMutableRawPointer?
         let rc = posix_memalign(&memory, Int(getpagesize()), max(size, 1))
-        precondition(rc == 0, "Conveyor: cannot allocate a \(size)-byte I/O buffer (error \(rc))")
+        ensure(rc == 0, "Conveyor: cannot allocate a \(size)-byte I/O buffer (error \(rc))")
         return memory!
     }
 

@@ -170,7 +170,7 @@ final class IOFileEntry: @unchecked Sendable {
     func release() {
         IOFileEntry.registryLock.lock()
         references -= 1
-        precondition(references >= 0, "Conveyor: DispatchIO file entry released too often")
+        ensure(references >= 0, "Conveyor: DispatchIO file entry released too often")
         guard references == 0 else {
             IOFileEntry.registryLock.unlock()
             return

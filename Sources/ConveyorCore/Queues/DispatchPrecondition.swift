@@ -29,15 +29,15 @@ public func dispatchPrecondition(
     switch condition() {
     case .onQueue(let queue):
         if !isRunning(on: queue, exclusively: false) {
-            preconditionFailure("Conveyor: dispatchPrecondition failed: not running on queue '\(queue.label)'", file: file, line: line)
+            fatalError("Conveyor: dispatchPrecondition failed: not running on queue '\(queue.label)'", file: file, line: line)
         }
     case .onQueueAsBarrier(let queue):
         if !isRunning(on: queue, exclusively: true) {
-            preconditionFailure("Conveyor: dispatchPrecondition failed: not running on queue '\(queue.label)' as a barrier", file: file, line: line)
+            fatalError("Conveyor: dispatchPrecondition failed: not running on queue '\(queue.label)' as a barrier", file: file, line: line)
         }
     case .notOnQueue(let queue):
         if isRunning(on: queue, exclusively: false) {
-            preconditionFailure("Conveyor: dispatchPrecondition failed: running on queue '\(queue.label)'", file: file, line: line)
+            fatalError("Conveyor: dispatchPrecondition failed: running on queue '\(queue.label)'", file: file, line: line)
         }
     }
 }

@@ -20,7 +20,7 @@ extension DispatchQueue {
         if kind == .root { return }
         let before = QueueState(raw: state.wrappingAdd(QueueState.suspendUnit, ordering: .acquiringAndReleasing).oldValue)
         if before.suspendCount == QueueState.suspendMask - 1 {
-            preconditionFailure("Conveyor: too many nested suspend() calls on queue '\(label)'")
+            fatalError("Conveyor: too many nested suspend() calls on queue '\(label)'")
         }
     }
 
@@ -34,7 +34,7 @@ extension DispatchQueue {
                     activateQueue()
                     return
                 }
-                preconditionFailure("Conveyor: over-resume of queue '\(label)' (resume() called more often than suspend())")
+                fatalError("Conveyor: over-resume of queue '\(label)' (resume() called more often than suspend())")
             }
             let desired = current - QueueState.suspendUnit
             let (done, seen) = state.compareExchange(expected: current, desired: desired, ordering: .sequentiallyConsistent)
@@ -56,10 +56,10 @@ extension DispatchQueue {
 
     final func retarget(to newTarget: DispatchQueue?) {
         if kind == .root || kind == .main {
-            preconditionFailure("Conveyor: the target of queue '\(label)' cannot be changed")
+            fatalError("Conveyor: the target of queue '\(label)' cannot be changed")
         }
         guard QueueState(raw: state.load(ordering: .acquiring)).isInactive else {
-            preconditionFailure("Conveyor: setTarget(queue:) called on active queue '\(label)'; create it with .initiallyInactive and set the target before activate()")
+            fatalError("Conveyor: setTarget(queue:) called on active queue '\(label)'; create it with .initiallyInactive and set the target before activate()")
         }
         let target = resolvedTarget(newTarget, caller: "setTarget(queue:)")
         setTargetWord(target)?.release()
@@ -72,7 +72,7 @@ extension DispatchQueue {
         var level: DispatchQueue? = target
         while let current = level {
             if current === self {
-                preconditionFailure("Conveyor: \(caller) would make queue '\(label)' target itself")
+                fatalError("Conveyor: \(caller) would make queue '\(label)' target itself")
             }
             level = current.targetQueue
         }
@@ -99,7 +99,7 @@ extension DispatchQueue {
     /// which must then live as long as this queue (see `RetargetJob`).
     final func retargetInOrder(to newTarget: DispatchQueue?, retire: @escaping @Sendable (DispatchQueue) -> Void) {
         if kind == .root || kind == .main {
-            preconditionFailure("Conveyor: the target of queue '\(label)' cannot be changed")
+            fatalError("Conveyor: the target of queue '\(label)' cannot be changed")
         }
         let target = resolvedTarget(newTarget, caller: "dispatch_set_target_queue")
         enqueue(RetargetJob(queue: self, target: target, retire: retire))

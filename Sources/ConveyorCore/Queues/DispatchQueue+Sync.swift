@@ -145,7 +145,7 @@ extension DispatchQueue {
         waiter.body = body
         enqueue(waiter)
         let grant = waiter.waitForGrant()
-        precondition(grant == .proxied, "Conveyor: sync waiter of a main-bound queue woken without running its work")
+        ensure(grant == .proxied, "Conveyor: sync waiter of a main-bound queue woken without running its work")
         waiter.body = nil
     }
 
@@ -168,7 +168,7 @@ extension DispatchQueue {
     /// itself holds a queue the work needs.
     private final func checkSyncWouldNotDeadlock(barrier: Bool) {
         if kind == .main && ThreadInfo.isMainThread {
-            preconditionFailure("Conveyor: sync called on the main queue from the main thread (this would deadlock)")
+            fatalError("Conveyor: sync called on the main queue from the main thread (this would deadlock)")
         }
         var queue: DispatchQueue? = self
         var needsExclusive = kind != .concurrent || barrier
@@ -178,7 +178,7 @@ extension DispatchQueue {
             // main thread could never be served.
             let holding = level.kind == .main && ThreadInfo.isMainThread ? .exclusive : currentThreadHolding(level)
             if holding == .exclusive || (holding == .shared && needsExclusive) {
-                preconditionFailure(
+                fatalError(
                     "Conveyor: sync called on queue '\(label)' already owned by the current thread"
                     + (level === self ? "" : " (through its target '\(level.label)')") + " (this would deadlock)")
             }

@@ -42,7 +42,7 @@ extension DispatchQueue {
     /// raise: an item pushed just after that look was drained by a drain that read the old
     /// limit and stopped at it, while the running items waited for that very item.
     final func setWidthLimit(_ limit: UInt16) {
-        precondition(kind == .concurrent, "Conveyor: a width limit applies to concurrent queues only")
+        ensure(kind == .concurrent, "Conveyor: a width limit applies to concurrent queues only")
         widthLimit.store(limit, ordering: .relaxed)
         wakeup()
     }

@@ -170,10 +170,10 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     deinit {
         let current = QueueState(raw: state.load(ordering: .acquiring))
         if current.isInactive {
-            preconditionFailure("Conveyor: release of an inactive queue '\(label)' (activate it before its last reference goes)")
+            fatalError("Conveyor: release of an inactive queue '\(label)' (activate it before its last reference goes)")
         }
         if current.suspendCount > 0 {
-            preconditionFailure("Conveyor: release of a suspended queue '\(label)' (resume it before its last reference goes)")
+            fatalError("Conveyor: release of a suspended queue '\(label)' (resume it before its last reference goes)")
         }
         items.removeAll()
         // The C finalizer runs on the target the queue has now, at its disposal, as

@@ -118,7 +118,7 @@ final class MainQueueRunner: @unchecked Sendable {
 /// on the toolchain's Dispatch put on that library's main queue. Calling it off the main
 /// thread traps.
 public func dispatchMain() -> Never {
-    precondition(ThreadInfo.isMainThread, "Conveyor: dispatchMain() must be called on the main thread")
+    ensure(ThreadInfo.isMainThread, "Conveyor: dispatchMain() must be called on the main thread")
     MainThreadLoop.serveForever()
 }
 
@@ -134,7 +134,7 @@ extension DispatchQueue {
     /// thread; returns when the queue has nothing more to start now (or after a batch, if
     /// work keeps coming: the descriptor is then readable again).
     public static func drainMainQueue() {
-        precondition(ThreadInfo.isMainThread, "Conveyor: drainMainQueue() must be called on the main thread")
+        ensure(ThreadInfo.isMainThread, "Conveyor: drainMainQueue() must be called on the main thread")
         let runner = MainQueueRunner.shared
         let fd = runner.hostDescriptor()
         _ = cnv_eventfd_drain(fd)

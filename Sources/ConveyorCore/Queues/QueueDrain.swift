@@ -162,7 +162,7 @@ extension DispatchQueue {
         case .concurrent:
             drainConcurrent(waitersOnly: false)
         case .root:
-            preconditionFailure("Conveyor: a global queue is never drained as a queue")
+            fatalError("Conveyor: a global queue is never drained as a queue")
         }
         // A `sync` caller that linked itself after the drain's last look gets the serial
         // drain from here, as `drainSerial` hands it on, not through another drain job.

@@ -140,7 +140,7 @@ extension DispatchQueue {
                 return .width
             }
         case .root, .main:
-            preconditionFailure("Conveyor: sync chain reached '\(label)', which it never acquires")
+            fatalError("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
         let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
         // The push that makes the list non-empty wakes the queue, which may grant this
@@ -151,7 +151,7 @@ extension DispatchQueue {
         case .handoff: return .handedDrain
         case .width: return .width
         case .barrier: return .barrier
-        case .proxied, .none: preconditionFailure("Conveyor: sync waiter on '\(label)' woken without a grant")
+        case .proxied, .none: fatalError("Conveyor: sync waiter on '\(label)' woken without a grant")
         }
     }
 

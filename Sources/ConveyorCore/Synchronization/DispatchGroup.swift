@@ -75,7 +75,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
             _ = Unmanaged.passUnretained(self).retain()
         } else if before == 1 {
             // 2^32 - 1 tasks in: one more would read as an empty group.
-            preconditionFailure("Conveyor: too many nested calls to DispatchGroup.enter()")
+            fatalError("Conveyor: too many nested calls to DispatchGroup.enter()")
         }
     }
 
@@ -96,7 +96,7 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
             didEmpty(endedGeneration: Self.generation(before))
             Unmanaged.passUnretained(self).release()   // balances the emptying enter()
         } else if inGroup < UInt64(count) {
-            preconditionFailure("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
+            fatalError("Conveyor: unbalanced call to DispatchGroup.leave() (more leave() than enter())")
         }
     }
 

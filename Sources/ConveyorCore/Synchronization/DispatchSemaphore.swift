@@ -29,7 +29,7 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
 
     /// Creates a semaphore with an initial count. A negative value traps.
     public init(value: Int) {
-        precondition(value >= 0, "Conveyor: DispatchSemaphore created with a negative value (\(value))")
+        ensure(value >= 0, "Conveyor: DispatchSemaphore created with a negative value (\(value))")
         self.value = Atomic(value)
         initialValue = value
         super.init()
@@ -38,7 +38,7 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
     deinit {
         let current = value.load(ordering: .acquiring)
         if current < initialValue {
-            preconditionFailure("Conveyor: DispatchSemaphore released while in use (its count \(current) is below its initial value \(initialValue): a thread may still be waiting on it)")
+            fatalError("Conveyor: DispatchSemaphore released while in use (its count \(current) is below its initial value \(initialValue): a thread may still be waiting on it)")
         }
         tokens.deallocate()
     }
@@ -87,7 +87,7 @@ public final class DispatchSemaphore: DispatchObject, @unchecked Sendable {
     /// `signal()` on a count of `Int.max`: more signals than waits can ever balance.
     @usableFromInline
     func signalOverflowed() -> Never {
-        preconditionFailure("Conveyor: unbalanced call to DispatchSemaphore.signal() (the count overflowed)")
+        fatalError("Conveyor: unbalanced call to DispatchSemaphore.signal() (the count overflowed)")
     }
 
     /// `signal()`'s slow path: a waiter counted itself; post its wake-up.

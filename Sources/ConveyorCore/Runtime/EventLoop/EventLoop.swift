@@ -123,7 +123,7 @@ final class EventLoop: @unchecked Sendable {
     /// Asks a private loop's thread to exit after its current iteration. Pending timers
     /// never fire; the loop must not be used afterwards.
     func shutdown() {
-        precondition(self !== EventLoop.shared, "Conveyor: the shared event loop cannot be shut down")
+        ensure(self !== EventLoop.shared, "Conveyor: the shared event loop cannot be shut down")
         lock.withLock { isStopping = true }
         SystemCall.check(Int32(cnv_eventfd_signal(wakeFD)), "eventfd write")
     }

@@ -31,7 +31,7 @@ final class Parker: @unchecked Sendable {
         if word.compareExchange(expected: Self.notified, desired: Self.empty).exchanged { return true }
         let (stored, seen) = word.compareExchange(expected: Self.empty, desired: Self.parked)
         if !stored {
-            precondition(seen == Self.notified, "Conveyor: a Parker has two parked threads")
+            ensure(seen == Self.notified, "Conveyor: a Parker has two parked threads")
             word.store(Self.empty)
             return true
         }

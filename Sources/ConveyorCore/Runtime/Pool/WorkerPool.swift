@@ -136,7 +136,7 @@ final class WorkerPool: @unchecked Sendable {
     /// the pool (`watchTick`).
     func submit(_ job: consuming Job) {
         if cnv_is_forked_child() != 0 {
-            preconditionFailure("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
+            fatalError("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
         }
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
            !current.cannotLowerNice {
