@@ -49,6 +49,7 @@ void cnv_capi_block_item_release(void *item);
 void cnv_capi_block_item_perform(void *item);
 intptr_t cnv_capi_block_item_wait(void *item, dispatch_time_t timeout);
 void cnv_capi_block_item_notify(void *item, dispatch_queue_t queue, void *context, dispatch_function_t function);
+void cnv_capi_block_item_notify_item(void *item, dispatch_queue_t queue, void *notification);
 void cnv_capi_block_item_cancel(void *item);
 intptr_t cnv_capi_block_item_testcancel(void *item);
 __attribute__((noreturn)) void cnv_capi_block_misuse(const char *function);
@@ -113,6 +114,8 @@ intptr_t dispatch_block_wait(dispatch_block_t block, dispatch_time_t timeout) {
 void dispatch_block_notify(dispatch_block_t block, dispatch_queue_t queue, dispatch_block_t notification_block) {
     void *item = cnv_block_item(block);
     if (!item) cnv_capi_block_misuse("dispatch_block_notify");
+    void *notification = cnv_block_item(notification_block);
+    if (notification) { cnv_capi_block_item_notify_item(item, queue, notification); return; }
     cnv_capi_block_item_notify(item, queue, Block_copy(notification_block), invoke_and_release);
 }
 

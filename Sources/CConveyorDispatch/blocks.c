@@ -19,11 +19,14 @@
 #include "blocks_runtime.h"
 
 // A block made by dispatch_block_create stands for a work item: submitted with
-// dispatch_async, dispatch_group_async or dispatch_sync, the item goes to the queue itself,
-// so its flags (a barrier, a QoS class) apply. Elsewhere it is an ordinary block whose
-// invocation performs the item.
+// dispatch_async, dispatch_group_async, dispatch_sync, dispatch_group_notify, dispatch_after
+// or (as the notification) dispatch_block_notify, the item goes to the queue itself, so its
+// flags (a barrier, a QoS class) apply, as libdispatch's continuations honour them.
+// Elsewhere it is an ordinary block whose invocation performs the item.
 void cnv_capi_block_item_async(dispatch_queue_t queue, void *item, dispatch_group_t group);
 void cnv_capi_block_item_sync(dispatch_queue_t queue, void *item);
+void cnv_capi_block_item_group_notify(dispatch_group_t group, dispatch_queue_t queue, void *item);
+void cnv_capi_block_item_after(dispatch_time_t when, dispatch_queue_t queue, void *item);
 
 // Runs a copied block, then releases the copy.
 static void invoke_and_release(void *block) {
@@ -71,12 +74,16 @@ void dispatch_group_async(dispatch_group_t group, dispatch_queue_t queue, dispat
 }
 
 void dispatch_group_notify(dispatch_group_t group, dispatch_queue_t queue, dispatch_block_t block) {
+    void *item = cnv_block_item(block);
+    if (item) { cnv_capi_block_item_group_notify(group, queue, item); return; }
     dispatch_group_notify_f(group, queue, Block_copy(block), invoke_and_release);
 }
 
 void dispatch_after(dispatch_time_t when, dispatch_queue_t queue, dispatch_block_t block) {
     // A time of DISPATCH_TIME_FOREVER never runs the block: nothing to copy.
     if (when == DISPATCH_TIME_FOREVER) return;
+    void *item = cnv_block_item(block);
+    if (item) { cnv_capi_block_item_after(when, queue, item); return; }
     dispatch_after_f(when, queue, Block_copy(block), invoke_and_release);
 }
 

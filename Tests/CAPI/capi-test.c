@@ -447,6 +447,49 @@ static void test_block_objects(void) {
     CHECK(!overlap, "DISPATCH_BLOCK_BARRIER makes a block object a barrier");
     _Block_release(barrier);
 
+    // A barrier block object is a barrier through dispatch_group_notify, dispatch_after and
+    // (as the notification) dispatch_block_notify too: each waits for a block already
+    // running on the concurrent queue (they ran beside it, found by a fresh-eyes review).
+    __block atomic_int holding = 0, let_go = 0, barriers_overlapped = 0;
+    dispatch_semaphore_t barriers_done = dispatch_semaphore_create(0);
+    dispatch_async(concurrent, ^{
+        atomic_store(&holding, 1);
+        for (int spins = 0; !atomic_load(&let_go) && spins < 5000; spins++) usleep(1000);
+        atomic_store(&holding, 0);
+    });
+    while (!atomic_load(&holding)) usleep(100);
+    dispatch_block_t late_barriers[3];
+    for (int i = 0; i < 3; i++) {
+        late_barriers[i] = dispatch_block_create(DISPATCH_BLOCK_BARRIER, ^{
+            if (atomic_load(&holding)) atomic_store(&barriers_overlapped, 1);
+            dispatch_semaphore_signal(barriers_done);
+        });
+    }
+    dispatch_group_t empty_group = dispatch_group_create();
+    dispatch_group_notify(empty_group, concurrent, late_barriers[0]);
+    dispatch_after(dispatch_time(DISPATCH_TIME_NOW, 0), concurrent, late_barriers[1]);
+    dispatch_block_t first = dispatch_block_create(0, ^{});
+    dispatch_block_notify(first, concurrent, late_barriers[2]);
+    first();
+    usleep(20000);   // room for a barrier that does not wait to start (wrongly) meanwhile
+    atomic_store(&let_go, 1);
+    int barriers_ran = 0;
+    for (int i = 0; i < 3; i++) barriers_ran += dispatch_semaphore_wait(barriers_done, in_seconds(5)) == 0;
+    CHECK(barriers_ran == 3 && !atomic_load(&barriers_overlapped),
+          "a barrier block object through dispatch_group_notify, dispatch_after and dispatch_block_notify waits for running blocks (%d of 3 ran)", barriers_ran);
+    for (int i = 0; i < 3; i++) _Block_release(late_barriers[i]);
+    _Block_release(first);
+    dispatch_release(empty_group);
+
+    // A block object released without ever running still notifies (libdispatch leaves the
+    // block's group when it is destroyed unperformed); Conveyor dropped the notification.
+    dispatch_block_t unrun = dispatch_block_create(0, ^{});
+    dispatch_block_notify(unrun, queue, ^{ dispatch_semaphore_signal(notified); });
+    _Block_release(unrun);
+    CHECK(dispatch_semaphore_wait(notified, in_seconds(5)) == 0, "a block object released without running still notifies");
+    CHECK(dispatch_block_create(0x100, ^{}) == NULL && dispatch_block_create_with_qos_class(0x1000, 0, 0, ^{}) == NULL,
+          "flags that are not a combination of the defined ones give NULL");
+
     dispatch_block_t qos = dispatch_block_create_with_qos_class(0, 0x11 /* utility */, -1, ^{});
     CHECK(qos != NULL, "dispatch_block_create_with_qos_class");
     dispatch_sync(queue, qos);

@@ -30,6 +30,20 @@ import Testing
         return UnsafeMutableRawPointer(words)
     }
 
+    /// dispatch_once for a predicate from inside its own function: it hung (found by a
+    /// fresh-eyes review); libdispatch crashes.
+    @Test func aRecursiveDispatchOnceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let predicate = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+            predicate.initialize(to: 0)
+            cnv_dispatch_once_f(predicate, predicate) { raw in
+                let same = raw!.assumingMemoryBound(to: Int.self)
+                cnv_dispatch_once_f(same, nil) { _ in }
+            }
+        }
+        #expect(Self.message(result).contains("dispatch_once called for a predicate from inside its own function"))
+    }
+
     @Test func nullQueueTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             cnv_dispatch_async_f(nil, nil) { _ in }

@@ -112,6 +112,24 @@ import Testing
         #expect(late.wait(timeout: deadline()) == .success)
     }
 
+    /// An item released without ever running delivers its notifications, cancelled or
+    /// not, as libdispatch's block objects do when destroyed unperformed (a fresh-eyes
+    /// review found them dropped). Only the notifications are delivered: the work never runs.
+    @Test func anItemReleasedWithoutRunningStillNotifies() {
+        let notified = DispatchSemaphore(value: 0)
+        let counter = Counter()
+        do {
+            let plain = DispatchWorkItem { counter.increment() }
+            plain.notify(queue: .global()) { notified.signal() }
+            let cancelled = DispatchWorkItem { counter.increment() }
+            cancelled.notify(queue: DispatchQueue(label: "notify-target")) { notified.signal() }
+            cancelled.cancel()
+        }
+        #expect(notified.wait(timeout: deadline()) == .success)
+        #expect(notified.wait(timeout: deadline()) == .success)
+        #expect(counter.current == 0)
+    }
+
     @Test func waitTimesOutWhileTheItemIsHeldBack() {
         let queue = DispatchQueue(label: "held", attributes: .initiallyInactive)
         let item = DispatchWorkItem {}

@@ -25,13 +25,18 @@ enum CBlockObject {
 }
 
 /// A new work item (returned retained) that runs `invoke(block)`; `release(block)` frees
-/// the block's copy when the item goes. `qosClass` is a C `qos_class_t` (0: none).
+/// the block's copy when the item goes (at once when the arguments are refused and NULL
+/// is returned). `qosClass` is a C `qos_class_t` (0: none).
 @_cdecl("cnv_capi_block_item_create")
 package func cnv_capi_block_item_create(_ flags: UInt, _ qosClass: UInt32, _ relativePriority: Int32,
                                         _ invoke: CFunction, _ block: UnsafeMutableRawPointer?,
                                         _ release: CFunction) -> UnsafeMutableRawPointer? {
-    guard let qos = DispatchQoS.QoSClass(cValue: qosClass), relativePriority <= 0, relativePriority >= -15 else {
-        return nil   // libdispatch: NULL for an invalid class or priority
+    // libdispatch: NULL for an invalid class or priority, or flags outside
+    // `DISPATCH_BLOCK_API_MASK` (0xFF; the header's "not a combination of the defined flags").
+    guard let qos = DispatchQoS.QoSClass(cValue: qosClass), relativePriority <= 0, relativePriority >= -15,
+          flags & ~0xFF == 0 else {
+        release(block)
+        return nil
     }
     cnv_capi_note_state_made()   // the drop-in library forwards to a program's runtime only before this
     let holder = CBlockHandler(invoke: invoke, block: block, release: release)
@@ -68,6 +73,35 @@ package func cnv_capi_block_item_async(_ queue: UnsafeMutableRawPointer?, _ item
     } else {
         target.async(execute: CBlockObject.item(item))
     }
+}
+
+/// `dispatch_group_notify` with a block object: the item is the notification, so its
+/// flags apply (a barrier item runs alone), as libdispatch's continuation does.
+@_cdecl("cnv_capi_block_item_group_notify")
+package func cnv_capi_block_item_group_notify(_ group: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?,
+                                              _ item: UnsafeMutableRawPointer) {
+    let target = CObject.queue(queue, "dispatch_group_notify")
+    CGroup.group(group, "dispatch_group_notify").notify(queue: target, work: CBlockObject.item(item))
+}
+
+/// `dispatch_after` with a block object: the item is submitted at `when`, with its flags.
+@_cdecl("cnv_capi_block_item_after")
+package func cnv_capi_block_item_after(_ when: UInt64, _ queue: UnsafeMutableRawPointer?, _ item: UnsafeMutableRawPointer) {
+    let target = CObject.queue(queue, "dispatch_after")
+    switch CTime.decode(when) {
+    case .forever: return   // never runs, as in libdispatch
+    case .uptime(let deadline): target.asyncAfter(deadline: deadline, execute: CBlockObject.item(item))
+    case .wall(let deadline): target.asyncAfter(wallDeadline: deadline, execute: CBlockObject.item(item))
+    }
+}
+
+/// `dispatch_block_notify` whose notification is itself a block object: submitted with
+/// its own flags once `item` is done.
+@_cdecl("cnv_capi_block_item_notify_item")
+package func cnv_capi_block_item_notify_item(_ item: UnsafeMutableRawPointer, _ queue: UnsafeMutableRawPointer?,
+                                             _ notification: UnsafeMutableRawPointer) {
+    let target = CObject.queue(queue, "dispatch_block_notify")
+    CBlockObject.item(item).notify(queue: target, execute: CBlockObject.item(notification))
 }
 
 @_cdecl("cnv_capi_block_item_sync")

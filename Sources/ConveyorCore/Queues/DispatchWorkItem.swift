@@ -17,7 +17,8 @@ import Synchronization
 /// wait for it, or be notified when it is done.
 ///
 /// A cancelled item that has not started never runs. Waiting and notification refer to
-/// the first execution of the item.
+/// the first execution of the item; an item released without ever running delivers its
+/// notifications then.
 public class DispatchWorkItem: @unchecked Sendable {
     private static let started: UInt32 = 1
     private static let finished: UInt32 = 2
@@ -42,7 +43,15 @@ public class DispatchWorkItem: @unchecked Sendable {
         self.block = block
     }
 
-    deinit { word.deallocate() }
+    deinit {
+        // An item released without ever running still lets its notifications go, as
+        // libdispatch's block object does when it is destroyed unperformed (it leaves the
+        // group its notifies wait on). Nothing else can reach the list any more.
+        if word.load() & Self.finished == 0 {
+            for (queue, job) in notifications { queue.enqueue(job) }
+        }
+        word.deallocate()
+    }
 
     /// Runs the work now on the calling thread (unless the item was cancelled first).
     public func perform() {
