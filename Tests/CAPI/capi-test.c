@@ -123,6 +123,44 @@ static void test_queues(void) {
     dispatch_apply(1000, DISPATCH_APPLY_AUTO, ^(size_t index) { (void)index; atomic_fetch_add(&counter, 1); });
     CHECK(atomic_load(&counter) == 1000, "dispatch_apply ran 1000 iterations");
 
+    // dispatch_apply onto a concurrent queue the program made runs the iterations on that
+    // queue: they see its specific, wait for its running barrier, and a serial target lets
+    // one run at a time (Conveyor ran them beside the queue: found by a differential hunt).
+    static char apply_key;
+    dispatch_queue_t apply_serial_target = dispatch_queue_create("capi.apply.target", NULL);
+    dispatch_queue_t apply_queues[2] = {
+        dispatch_queue_create("capi.apply", DISPATCH_QUEUE_CONCURRENT),
+        dispatch_queue_create_with_target("capi.apply.targeted", DISPATCH_QUEUE_CONCURRENT, apply_serial_target),
+    };
+    for (int k = 0; k < 2; k++) {
+        dispatch_queue_t on = apply_queues[k];
+        dispatch_queue_set_specific(on, &apply_key, (void *)5, NULL);
+        __block atomic_int in_barrier = 0, overlapped = 0, wrong_specific = 0, at_once = 0, most_at_once = 0;
+        dispatch_semaphore_t barrier_started = dispatch_semaphore_create(0);
+        dispatch_barrier_async(on, ^{
+            atomic_store(&in_barrier, 1);
+            dispatch_semaphore_signal(barrier_started);
+            usleep(20000);   // room for iterations that do not wait for the barrier to (wrongly) start
+            atomic_store(&in_barrier, 0);
+        });
+        dispatch_semaphore_wait(barrier_started, DISPATCH_TIME_FOREVER);
+        dispatch_apply(32, on, ^(size_t index) {
+            (void)index;
+            int now = atomic_fetch_add(&at_once, 1) + 1;
+            for (int seen = atomic_load(&most_at_once); now > seen && !atomic_compare_exchange_weak(&most_at_once, &seen, now);) {}
+            if (atomic_load(&in_barrier)) atomic_store(&overlapped, 1);
+            if (dispatch_get_specific(&apply_key) != (void *)5) atomic_fetch_add(&wrong_specific, 1);
+            usleep(100);
+            atomic_fetch_sub(&at_once, 1);
+        });
+        CHECK(!atomic_load(&overlapped) && atomic_load(&wrong_specific) == 0 && (k == 0 || atomic_load(&most_at_once) == 1),
+              "dispatch_apply on a concurrent queue%s runs on it (overlapped its barrier: %d, wrong specific: %d, at most %d at once)",
+              k ? " targeting a serial queue" : "", (int)atomic_load(&overlapped), (int)atomic_load(&wrong_specific), (int)atomic_load(&most_at_once));
+        dispatch_release(on);
+        dispatch_release(barrier_started);
+    }
+    dispatch_release(apply_serial_target);
+
     dispatch_semaphore_t done = dispatch_semaphore_create(0);
     dispatch_after_f(dispatch_time(DISPATCH_TIME_NOW, 20 * NSEC_PER_MSEC), serial, done, signal_semaphore);
     CHECK(dispatch_semaphore_wait(done, in_seconds(5)) == 0, "dispatch_after_f fires");

@@ -19,6 +19,29 @@ import Glibc
 #endif
 
 @Suite struct ConcurrentPerformTests {
+    /// `dispatch_apply` on a concurrent queue from inside one of its own blocks, at width 1:
+    /// the call ends, the caller running every iteration. A helper that waited for the
+    /// width the caller's block holds would never have let it end.
+    @Test func applyOnAQueueFromInsideItsOwnBlockAtWidthOneEnds() {
+        let queue = DispatchQueue(label: "apply-reentrant", attributes: .concurrent)
+        queue.setWidthLimit(1)
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let done = DispatchSemaphore(value: 0)
+        let count = Counter()
+        let onQueue = Counter()
+        queue.async {
+            DispatchQueue.concurrentPerform(iterations: 64, on: queue) { _ in
+                usleep(200)   // long enough for a helper to come while iterations are left
+                count.increment()
+                if DispatchQueue.getSpecific(key: key) == 7 { onQueue.increment() }
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: deadline()) == .success)
+        #expect(count.current == 64 && onQueue.current == 64)
+    }
+
     @Test func hundredThousandIndicesEachRunExactlyOnce() {
         let iterations = 100_000
         let hits = AtomicCounters(count: iterations)

@@ -67,16 +67,26 @@ package func cnv_dispatch_after_f(_ when: UInt64, _ queue: UnsafeMutableRawPoint
 
 @_cdecl("cnv_dispatch_apply_f")
 package func cnv_dispatch_apply_f(_ iterations: Int, _ queue: UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer?, _ function: CApplyFunction) {
-    // DISPATCH_APPLY_AUTO (NULL) and concurrent queues: all CPUs, the caller taking part.
-    // A serial queue runs the iterations one after another on that queue, as libdispatch.
+    // DISPATCH_APPLY_AUTO (NULL) and global queues: all CPUs, the caller taking part. A
+    // serial queue runs the iterations one after another on that queue, and a concurrent
+    // queue the program made runs them in parallel on it (its specifics, barriers and
+    // width hold), as libdispatch does.
+    let bits = UInt(bitPattern: context)
     if let queue {
         let target = CObject.queue(queue, "dispatch_apply_f")
-        if target.kind == .serial || target.kind == .main {
+        switch target.kind {
+        case .serial, .main:
             target.sync { for index in 0..<iterations { function(context, index) } }
             return
+        case .concurrent:
+            DispatchQueue.concurrentPerform(iterations: iterations, on: target) { index in
+                function(UnsafeMutableRawPointer(bitPattern: bits), index)
+            }
+            return
+        case .root:
+            break
         }
     }
-    let bits = UInt(bitPattern: context)
     DispatchQueue.concurrentPerform(iterations: iterations) { index in
         function(UnsafeMutableRawPointer(bitPattern: bits), index)
     }

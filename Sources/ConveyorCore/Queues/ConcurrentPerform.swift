@@ -20,6 +20,55 @@ extension DispatchQueue {
     /// when no other thread is free; indices are handed out in chunks that shrink as the
     /// end nears. A nested call (from inside `work`) runs its indices on the calling thread.
     public class func concurrentPerform(iterations: Int, execute work: @Sendable (Int) -> Void) {
+        perform(iterations: iterations, helpersInside: nil, work)
+    }
+
+    /// `dispatch_apply` on a concurrent queue the program made: every thread taking part
+    /// holds a unit of the width of `queue` and of every level of its targets while it
+    /// runs iterations, with their frames, so the iterations see the queue's specifics and
+    /// `dispatchPrecondition(.onQueue(queue))`, wait for its barriers and keep within its
+    /// width and its targets' limits, as libdispatch's do. A thread that already holds
+    /// the queue alone (a barrier on it) runs them one after another itself.
+    ///
+    /// The caller takes its units in `sync`, waiting like any other caller; helpers never
+    /// wait (a helper that waited for width the caller's own block holds would never let
+    /// the call end): each takes a unit of every level at once or stays out, and where a
+    /// level is serial (or the main queue) there are no helpers, as libdispatch reserves
+    /// the width it can get.
+    static func concurrentPerform(iterations: Int, on queue: DispatchQueue, execute work: (Int) -> Void) {
+        if queue.currentThreadHolding(queue) == .exclusive {
+            for index in 0..<iterations { work(index) }
+            return
+        }
+        var levels: [DispatchQueue] = []
+        var level: DispatchQueue? = queue
+        while let current = level, current.kind != .root {
+            guard current.kind == .concurrent else {
+                levels = []
+                break
+            }
+            levels.append(current)
+            level = current.targetQueue
+        }
+        queue.sync {
+            perform(iterations: iterations, helpersInside: { participate in
+                if !levels.isEmpty { enterWithoutWaiting(levels[...], participate) }
+            }, work)
+        }
+    }
+
+    /// Takes one unit of width of each of `levels` (innermost first) without waiting and
+    /// runs `body` with a frame for each; gives up (running nothing) if one is not free.
+    private static func enterWithoutWaiting(_ levels: ArraySlice<DispatchQueue>, _ body: () -> Void) {
+        guard let outer = levels.last else { return body() }
+        guard outer.tryReserveWidth() else { return }
+        defer { outer.itemCompleted() }
+        DrainFrame.with(outer, exclusive: false) { enterWithoutWaiting(levels.dropLast(), body) }
+    }
+
+    /// `concurrentPerform` on the calling thread and helpers; each helper's share runs
+    /// through `helpersInside` when given (which may run it, or not at all).
+    private static func perform(iterations: Int, helpersInside: ((() -> Void) -> Void)?, _ work: (Int) -> Void) {
         if iterations <= 0 { return }
         let depth = cnv_tls_get_apply_depth()
         if iterations == 1 || depth > 0 {
@@ -29,14 +78,16 @@ extension DispatchQueue {
             return
         }
         withoutActuallyEscaping(work) { escapable in
-            let apply = ParallelApply(iterations: iterations, work: escapable)
-            let helpers = min(WorkerPool.shared.cpuCount, iterations) - 1
-            let band = Worker.current?.runningBand ?? .default
-            for _ in 0..<helpers { WorkerPool.shared.submit(ParallelApplyHelper(apply: apply, band: band)) }
-            cnv_tls_set_apply_depth(depth + 1)
-            apply.participate()
-            cnv_tls_set_apply_depth(depth)
-            apply.waitUntilDone()
+            withoutActuallyEscaping(helpersInside ?? { $0() }) { enter in
+                let apply = ParallelApply(iterations: iterations, work: escapable, inside: enter)
+                let helpers = min(WorkerPool.shared.cpuCount, iterations) - 1
+                let band = Worker.current?.runningBand ?? .default
+                for _ in 0..<helpers { WorkerPool.shared.submit(ParallelApplyHelper(apply: apply, band: band)) }
+                cnv_tls_set_apply_depth(depth + 1)
+                apply.participate()
+                cnv_tls_set_apply_depth(depth)
+                apply.waitUntilDone()
+            }
         }
     }
 }
@@ -46,6 +97,9 @@ final class ParallelApply: @unchecked Sendable {
     let iterations: Int
     private let participants: Int
     private(set) var work: ((Int) -> Void)?
+    /// How a helper enters the queue the iterations run on (or runs its share directly;
+    /// or does not, when it cannot enter without waiting); dropped with `work`.
+    private var inside: ((() -> Void) -> Void)?
     private let nextIndex = Atomic<Int>(0)
     private let completed = Atomic<Int>(0)
     /// Helpers inside `participate()` now; the caller waits for zero before it returns,
@@ -53,10 +107,11 @@ final class ParallelApply: @unchecked Sendable {
     private let active = Atomic<Int>(0)
     private let doneWord = FutexWord(0)
 
-    init(iterations: Int, work: @escaping (Int) -> Void) {
+    init(iterations: Int, work: @escaping (Int) -> Void, inside: @escaping (() -> Void) -> Void) {
         self.iterations = iterations
         self.participants = min(WorkerPool.shared.cpuCount, iterations)
         self.work = work
+        self.inside = inside
     }
 
     deinit { doneWord.deallocate() }
@@ -66,7 +121,7 @@ final class ParallelApply: @unchecked Sendable {
         active.wrappingAdd(1, ordering: .sequentiallyConsistent)
         if nextIndex.load(ordering: .relaxed) < iterations {
             cnv_tls_set_apply_depth(cnv_tls_get_apply_depth() + 1)
-            participate()
+            inside! { participate() }
             cnv_tls_set_apply_depth(cnv_tls_get_apply_depth() - 1)
         }
         if active.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
@@ -108,6 +163,7 @@ final class ParallelApply: @unchecked Sendable {
             withBlockingHint { _ = doneWord.wait(expected: 0, timeoutNanoseconds: 1_000_000) }
         }
         work = nil
+        inside = nil
     }
 
     private func isDone() -> Bool {
