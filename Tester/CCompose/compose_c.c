@@ -98,6 +98,10 @@ void compose_c_apply(size_t iterations, void *context, compose_apply_function_t 
     dispatch_apply_f(iterations, DISPATCH_APPLY_AUTO, context, work);
 }
 
+void compose_c_apply_on(size_t iterations, void *queue, void *context, compose_apply_function_t work) {
+    dispatch_apply_f(iterations, (dispatch_queue_t)queue, context, work);
+}
+
 void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
                              void *context, compose_function_t event, compose_function_t cancel) {
     dispatch_source_t source = dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 0, 0, (dispatch_queue_t)queue);

@@ -88,6 +88,19 @@ extension Runner {
                 }
             }
             runs.check(checker)
+        case let .applyOn(q, iterations):
+            let runs = SeenIterations(iterations)
+            let iteration = IterationBox { [self] index in
+                checker.enter(q, barrier: false, what: "dispatch_apply_f iteration", order: nil)
+                runs.count(index)
+                checker.leave(q, barrier: false)
+            }
+            withExtendedLifetime(iteration) {
+                compose_c_apply_on(iterations, cQueues[q], Unmanaged.passUnretained(iteration).toOpaque()) { raw, index in
+                    Unmanaged<IterationBox>.fromOpaque(raw!).takeUnretainedValue().body(index)
+                }
+            }
+            runs.check(checker)
         case let .timer(q, microseconds, ticks):
             let handlers = TimerHandlers()
             let state = CTimerState(ticks: ticks)

@@ -48,6 +48,9 @@ struct Program: Sendable {
         case workItem(queue: Int, barrier: Bool, cancel: Bool, notify: Int?, wait: Bool)
         /// `concurrentPerform`; every `submitEvery`-th iteration submits a block to `queue`.
         case perform(iterations: Int, queue: Int?, submitEvery: Int)
+        /// `dispatch_apply` (C API) on concurrent queue `queue` the program made: the
+        /// iterations run on it, as blocks of it, and the caller waits as a `sync` caller does.
+        case applyOn(queue: Int, iterations: Int)
         /// A repeating timer that cancels itself after `ticks` events.
         case timer(queue: Int, microseconds: Int, ticks: Int)
         /// A data-add source (Swift API) fed `merges` values, cancelled when all arrived.
@@ -188,8 +191,17 @@ extension Program {
                 return .workItem(queue: q, barrier: barrier(q), cancel: random.percent(25), notify: notify,
                                  wait: plainThread && random.percent(50))
             case 74..<80:
-                return .perform(iterations: random.within(1...16), queue: random.percent(60) ? q : nil,
-                                submitEvery: random.within(1...4))
+                let iterations = random.within(1...16)
+                let submitTo: Int? = random.percent(60) ? q : nil
+                let every = random.within(1...4)
+                // Half of the C programs' applies whose queue may take a `sync` from here go
+                // onto that queue instead, chosen from what was drawn (no draw of its own,
+                // so seeds still make the programs they made before).
+                if api == .c, submitTo != nil, !queues[q].serial, !queues[q].global, tree > aboveTree,
+                   (iterations + every) % 2 == 0 {
+                    return .applyOn(queue: q, iterations: iterations)
+                }
+                return .perform(iterations: iterations, queue: submitTo, submitEvery: every)
             case 80..<86:
                 return .timer(queue: q, microseconds: random.within(100...2_000), ticks: random.within(1...4))
             case 86..<90 where api == .swift:
@@ -249,6 +261,8 @@ extension Program: CustomStringConvertible {
                          + (notify.map { ", notify(q\($0))" } ?? "") + (wait ? ", wait" : ""))
         case let .perform(iterations, queue, every):
             lines.append(indent + "concurrentPerform(\(iterations))" + (queue.map { ", every \(every): async(q\($0))" } ?? ""))
+        case let .applyOn(queue, iterations):
+            lines.append(indent + "dispatch_apply(\(iterations)) on q\(queue)")
         case let .timer(queue, microseconds, ticks): lines.append(indent + "timer(q\(queue), every \(microseconds) us, \(ticks) ticks)")
         case let .dataSource(queue, merges): lines.append(indent + "dataAddSource(q\(queue), \(merges) merges)")
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")

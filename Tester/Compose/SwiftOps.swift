@@ -96,6 +96,8 @@ extension Runner {
             #endif
         case let .transient(serial, blocks, resubmit, group):
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
+        case .applyOn:
+            preconditionFailure("the generator makes no \(op) for the Swift API")
         case let .crowd(q, members, serial, barrier):
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
         case let .busyPoster(q, members, serial):

@@ -52,6 +52,8 @@ void compose_c_group_notify(void *group, void *queue, void *context, compose_fun
 long compose_c_group_wait(void *group, uint64_t timeout_ns);
 
 void compose_c_apply(size_t iterations, void *context, compose_apply_function_t work);
+/// `dispatch_apply_f` onto `queue` (the iterations run on that queue).
+void compose_c_apply_on(size_t iterations, void *queue, void *context, compose_apply_function_t work);
 
 /// A repeating timer source on `queue`, not yet resumed; its handlers get `context`.
 void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
