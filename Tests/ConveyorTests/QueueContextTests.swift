@@ -130,6 +130,16 @@ import Testing
         #expect(counter.current == 0)
     }
 
+    /// `.enforceQoS` wins over `.inheritQoS` when both are given (block.h: inherit "is
+    /// ignored if DISPATCH_BLOCK_ENFORCE_QOS_CLASS is also passed"; a fresh-eyes review
+    /// found the item's QoS dropped); `.inheritQoS` alone and `.noQoS` defer to the queue.
+    @Test func enforceQoSWinsOverInheritQoS() {
+        #expect(DispatchWorkItemFlags([.inheritQoS, .enforceQoS]).band(for: .userInitiated) == DispatchQoS.QoSClass.userInitiated.band)
+        #expect(DispatchWorkItemFlags.enforceQoS.band(for: .utility) == DispatchQoS.QoSClass.utility.band)
+        #expect(DispatchWorkItemFlags.inheritQoS.band(for: .userInitiated) == nil)
+        #expect(DispatchWorkItemFlags.noQoS.band(for: .userInitiated) == nil)
+    }
+
     @Test func waitTimesOutWhileTheItemIsHeldBack() {
         let queue = DispatchQueue(label: "held", attributes: .initiallyInactive)
         let item = DispatchWorkItem {}

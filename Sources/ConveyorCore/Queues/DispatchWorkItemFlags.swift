@@ -32,10 +32,13 @@ public struct DispatchWorkItemFlags: OptionSet, Sendable {
     /// Prefer the item's quality of service over the queue's.
     public static let enforceQoS = DispatchWorkItemFlags(rawValue: 0x20)
 
-    /// The band asked for by a `qos` argument together with these flags, or nil for "the queue's".
+    /// The band asked for by a `qos` argument together with these flags, or nil for "the
+    /// queue's". `.inheritQoS` is ignored when `.enforceQoS` is given too (block.h).
     @usableFromInline
     func band(for qos: DispatchQoS) -> QoSBand? {
-        if contains(.noQoS) || contains(.inheritQoS) || qos.qosClass == .unspecified { return nil }
+        if contains(.noQoS) || (contains(.inheritQoS) && !contains(.enforceQoS)) || qos.qosClass == .unspecified {
+            return nil
+        }
         return qos.qosClass.band
     }
 }
