@@ -47,7 +47,6 @@ extension WorkerPool {
         }
         worker.isParked = true
         idle.append(worker.index)
-        parkedThreads.store(idle.count, ordering: .relaxed)
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         lock.unlock()
 
@@ -89,7 +88,6 @@ extension WorkerPool {
                 worker.isParked = false
                 worker.hasThread = false
                 idle.removeAll { $0 == worker.index }
-                parkedThreads.store(idle.count, ordering: .relaxed)
                 lock.unlock()
                 // This worker found no work for the idle timeout: a burst's surplus of
                 // recycled jobs goes too (if other workers are still busy, they allocate
@@ -113,7 +111,6 @@ extension WorkerPool {
         }
         worker.isParked = false
         idle.removeAll { $0 == worker.index }
-        parkedThreads.store(idle.count, ordering: .relaxed)
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
         countSearcher()
         lock.unlock()

@@ -73,7 +73,11 @@ final class WorkerPool: @unchecked Sendable {
     let aging = AgingTurns()
 
     let lock = FutexLock()
-    var idle: [Int] = []          // parked worker slots, most recent last (guarded by lock)
+    /// Parked worker slots, most recent last (guarded by lock); every change also sets
+    /// `parkedThreads`.
+    var idle: [Int] = [] {
+        didSet { parkedThreads.store(idle.count, ordering: .relaxed) }
+    }
     /// `idle.count`, for looks without the lock (`isCrowded`); written with the lock held,
     /// on the lock's own line rather than the counters every producer reads.
     let parkedThreads = Atomic<Int>(0)
@@ -253,7 +257,6 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         if let index = idle.popLast() {
-            parkedThreads.store(idle.count, ordering: .relaxed)
             let worker = worker(at: index)
             worker.isParked = false
             running.wrappingAdd(1, ordering: .sequentiallyConsistent)
