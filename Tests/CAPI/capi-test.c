@@ -85,15 +85,20 @@ static long order[100];
 static int order_count;
 static void record(void *context) { order[order_count++] = (long)context; }
 
-// Before a leak check: runs enough jobs through a serial queue to bring Conveyor's job
-// cache to its steady state. Jobs a worker ran wait in the cache's quarantine (8,192 of
-// them) before the submitting thread reuses them, so the first thousands of a process's
-// submissions each allocate a job that stays alive, held for reuse; a leak check that
-// starts before the cache is full counts them.
+// Before a leak check: fills Conveyor's job cache with more jobs than the check can
+// hold away from it. Jobs a worker ran wait in the cache's quarantine (8,192 of them)
+// before the submitting thread reuses them, and each thread keeps up to 255 of its own,
+// so a check whose submissions find the shared store empty allocates jobs that stay
+// alive, held for reuse, and counts them as leaks. A fill run through a draining queue
+// left only as many jobs as that run needed: a later round whose jobs a different
+// worker ran (and kept) came up 104 short once in CI. Submitted to a suspended queue,
+// all 40,000 jobs are alive at once, and the store keeps a surplus of tens of thousands.
 static void do_nothing(void *context) { (void)context; }
 static void fill_job_cache(void) {
     dispatch_queue_t queue = dispatch_queue_create("capi.fill-job-cache", NULL);
+    dispatch_suspend(queue);
     for (int i = 0; i < 40000; i++) dispatch_async_f(queue, NULL, do_nothing);
+    dispatch_resume(queue);
     dispatch_sync_f(queue, NULL, do_nothing);
     dispatch_release(queue);
 }
