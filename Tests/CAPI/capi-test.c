@@ -222,6 +222,16 @@ static void test_specifics(void) {
     dispatch_sync(inner, ^{ seen_a = dispatch_get_specific(&key_a); seen_b = dispatch_get_specific(&key_b); });
     CHECK(seen_a == (void *)0xA && seen_b == (void *)0xB, "dispatch_get_specific looks through the target queue");
     CHECK(dispatch_queue_get_specific(inner, &key_a) == NULL, "dispatch_queue_get_specific reads one queue only");
+    // dispatch_sync onto a global queue runs as that queue's work: the caller's values
+    // are not seen there, and asserting the global queue holds (it trapped under Conveyor).
+    __block void *seen_in_global = (void *)1;
+    dispatch_sync(inner, ^{
+        dispatch_sync(dispatch_get_global_queue(QOS_CLASS_USER_INITIATED, 0), ^{
+            dispatch_assert_queue(dispatch_get_global_queue(QOS_CLASS_USER_INITIATED, 0));
+            seen_in_global = dispatch_get_specific(&key_a);
+        });
+    });
+    CHECK(seen_in_global == NULL, "dispatch_sync onto a global queue runs as its work (specific %p)", seen_in_global);
     dispatch_queue_set_specific(inner, &key_b, (void *)0xC, count_destructor);
     CHECK(atomic_load(&destructor_calls) == 1, "replacing a specific runs its destructor");
     dispatch_release(inner);

@@ -35,6 +35,41 @@ import Testing
         #expect(DispatchQueue.getSpecific(key: key) == nil)   // not on any queue here
     }
 
+    /// `sync` onto a global queue runs on the calling thread but as that global queue's
+    /// work, as on libdispatch: the caller's queue's values are not seen there, and a
+    /// precondition on the global queue holds (both failed when the root `sync` pushed
+    /// no frame: the values leaked through and the precondition trapped).
+    @Test func syncOntoAGlobalQueueRunsAsThatQueue() {
+        let key = DispatchSpecificKey<Int>()
+        // (Utility: a caller targeting the default global queue would be on it already.)
+        let serial = DispatchQueue(label: "caller", qos: .utility)
+        serial.setSpecific(key: key, value: 3)
+        let seen = serial.sync {
+            DispatchQueue.global().sync { () -> (Int?, Bool, Bool) in
+                dispatchPrecondition(condition: .onQueue(serial))   // still held by this thread
+                // (What `dispatchPrecondition(condition: .onQueue(_:))` asks, without a trap.)
+                return (DispatchQueue.getSpecific(key: key),
+                        isRunning(on: DispatchQueue.global(), exclusively: false),
+                        isRunning(on: DispatchQueue.global(qos: .userInitiated), exclusively: false))
+            }
+        }
+        #expect(seen.0 == nil)
+        #expect(seen.1)
+        #expect(!seen.2)
+        #expect(serial.sync { DispatchQueue.getSpecific(key: key) } == 3)
+    }
+
+    /// `qos` reads as libdispatch reports it: the main queue and the default global queue
+    /// have none of their own.
+    @Test func queueQoSReadsAsLibdispatchReportsIt() {
+        #expect(DispatchQueue.main.qos.qosClass == .unspecified)
+        #expect(DispatchQueue.global().qos.qosClass == .unspecified)
+        #expect(DispatchQueue.global(qos: .unspecified).qos.qosClass == .unspecified)
+        #expect(DispatchQueue.global(qos: .userInitiated).qos.qosClass == .userInitiated)
+        #expect(DispatchQueue.global(qos: .background).qos.qosClass == .background)
+        #expect(DispatchQueue(label: "own", qos: .utility).qos.qosClass == .utility)
+    }
+
     @Test func valuesAreReleasedWhenTheQueueIsFreed() {
         final class Tracker: @unchecked Sendable {
             let flag = Atomic<Bool>(false)

@@ -51,7 +51,10 @@ extension DispatchQueue {
         let seen = state.load(ordering: .acquiring)
         switch kind {
         case .root:
-            return try work()
+            // Runs here, but as the global queue's work: getSpecific, dispatchPrecondition
+            // and dispatch_get_current_queue see the global queue, not the caller's queue
+            // (as on libdispatch, whose sync pushes the queue it runs on).
+            return try DrainFrame.with(self, exclusive: false) { try work() }
         // Each fast path reads `isRootTargeted` again once it holds the queue: a queue made
         // by `dispatch_queue_create` can be retargeted while active (`RetargetJob`, which
         // runs holding the queue and publishes the new target with the release that frees

@@ -205,10 +205,19 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     /// Only while the queue is inactive; changing the target of an active queue traps.
     public override func setTarget(queue: DispatchQueue?) { retarget(to: queue) }
 
-    /// The quality of service of this queue.
+    /// The quality of service of this queue: the one it was made with (`.unspecified`
+    /// when none), a global queue's own, and `.unspecified` for the main queue and the
+    /// default global queue, as libdispatch reports them (their QoS is only a fallback
+    /// for work that brings none).
     public var qos: DispatchQoS {
-        kind == .root ? DispatchQoS(qosClass: band.qosClass, relativePriority: 0)
-            : DispatchQoS(qosClass: requestedQoSClass, relativePriority: requestedRelativePriority)
+        switch kind {
+        case .main:
+            return .unspecified
+        case .root:
+            return band == .default ? .unspecified : DispatchQoS(qosClass: band.qosClass, relativePriority: 0)
+        case .serial, .concurrent:
+            return DispatchQoS(qosClass: requestedQoSClass, relativePriority: requestedRelativePriority)
+        }
     }
 
     // MARK: global and main queues
