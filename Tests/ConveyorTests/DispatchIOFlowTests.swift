@@ -46,6 +46,68 @@ import Glibc
         }
     }
 
+    /// A read whose handler queue is busy with the very block that writes what the read
+    /// drains completes, as on libdispatch. The pause for a slow handler used to wait for
+    /// that queue for ever once 4 MiB were in flight (a review's finding: every run hung);
+    /// the pause now lapses when no handler returns within its grace.
+    @Test func aReadCompletesWhileItsHandlerQueueWritesWhatItReads() async {
+        await #expect(processExitsWith: .success) {
+            let size = 8 * 1024 * 1024
+            let (reader, writer) = makePipe()
+            let queue = DispatchQueue(label: "handlers and writer")
+            let channel = DispatchIO(type: .stream, fileDescriptor: reader, queue: .global()) { _ in }
+            let got = Atomic<Int>(0)
+            let done = DispatchSemaphore(value: 0)
+            channel.read(offset: 0, length: Int.max, queue: queue) { finished, data, _ in
+                got.add(data?.count ?? 0, ordering: .relaxed)
+                if finished { done.signal() }
+            }
+            queue.async {
+                let bytes = [UInt8](repeating: 7, count: size)
+                var written = 0
+                while written < size {
+                    let count = bytes.withUnsafeBytes { write(writer, $0.baseAddress! + written, size - written) }
+                    if count <= 0 { exit(4) }
+                    written += count
+                }
+                close(writer)
+            }
+            guard done.wait(timeout: deadline()) == .success else { exit(2) }
+            exit(got.load(ordering: .relaxed) == size ? 0 : 3)
+        }
+    }
+
+    /// A large write whose handler queue is busy with the block that reads the pipe it
+    /// fills completes, as on libdispatch. Each progress report used to count the data
+    /// not yet written as bytes waiting for the handler, so from 2 MiB on the lane paused
+    /// for that queue for ever (a review's finding).
+    @Test func aLargeWriteCompletesWhileItsHandlerQueueReadsThePipe() async {
+        await #expect(processExitsWith: .success) {
+            let size = 3 * 1024 * 1024
+            let (reader, writer) = makePipe()
+            let queue = DispatchQueue(label: "handlers and reader")
+            let channel = DispatchIO(type: .stream, fileDescriptor: writer, queue: .global()) { _ in }
+            let done = DispatchSemaphore(value: 0)
+            let failure = Atomic<Int32>(0)
+            let payload = [UInt8](repeating: 9, count: size).withUnsafeBytes { DispatchData(bytes: $0) }
+            channel.write(offset: 0, data: payload, queue: queue) { finished, _, error in
+                if error != 0 { failure.store(error, ordering: .relaxed) }
+                if finished { done.signal() }
+            }
+            queue.async {
+                var total = 0
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while total < size {
+                    let count = read(reader, &buffer, buffer.count)
+                    if count <= 0 { exit(4) }
+                    total += count
+                }
+            }
+            guard done.wait(timeout: deadline()) == .success else { exit(2) }
+            exit(failure.load(ordering: .relaxed) == 0 ? 0 : 3)
+        }
+    }
+
     /// A channel stopped right after a read was submitted: the read's final handler
     /// (ECANCELED) returns before the cleanup handler runs, on every channel (issue 25,
     /// finding 4: the handler of a read that reached the channel's file only after the

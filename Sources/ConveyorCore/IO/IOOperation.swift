@@ -91,16 +91,30 @@ final class IOOperation: @unchecked Sendable {
     var timer: (any DispatchSourceTimer)?
     var isFinished = false
 
-    /// Bytes handed to the handler queue whose handler has not returned yet, and whether
-    /// the lane stopped reading because of them (guarded by `flowLock`). A slow handler
-    /// thus bounds the memory of a large read instead of letting chunks pile up.
+    /// Bytes read and handed to the handler queue whose handler has not returned yet, and
+    /// whether the lane stopped reading because of them (guarded by `flowLock`). A slow
+    /// handler thus bounds the memory of a large read instead of letting chunks pile up.
+    ///
+    /// The pause must never be what keeps the handler from running: the handler queue
+    /// may be busy with work that waits for this read (a block writing the pipe the read
+    /// drains, a handler waiting for a later read on the channel), which libdispatch, that
+    /// never pauses, completes. So a pause that no returning handler ends within
+    /// `pauseGrace` lapses: reading goes on, unpaused, until a handler returns.
     private let flowLock = FutexLock()
     private var inFlight = 0
     private var isThrottled = false
+    /// Counts pauses, so that a grace timer ends only the pause it was armed for.
+    private var pauseCount = 0
+    /// A pause lapsed and no handler has returned since: do not pause again.
+    private var pauseLapsed = false
     /// What the lane calls to go on once the handler caught up.
     var resumeLane: (@Sendable () -> Void)?
     /// Delivered bytes that may wait for the handler before reading pauses.
     static let inFlightBudget = 4 * ioChunkSize
+    /// How long a pause waits for a handler to return before it lapses: far longer than
+    /// a handler takes for a chunk, short enough that a program whose handler queue waits
+    /// for the read is only delayed.
+    static let pauseGrace: DispatchTimeInterval = .milliseconds(50)
 
     init(direction: IODirection, channel: DispatchIO, entry: IOFileEntry, offset: Int64, length: Int,
          data: DispatchData, params: IOParameters, queue: DispatchQueue, handler: IOHandler,
@@ -260,7 +274,10 @@ final class IOOperation: @unchecked Sendable {
         let handler = self.handler
         let entry = self.entry
         entry.retain()
-        let weight = piece.count
+        // Only bytes read count: what a write reports is the caller's own data, not yet
+        // written (counted, each progress report counted it again, and a 2 MiB write
+        // paused its lane for ever).
+        let weight = direction == .read ? piece.count : 0
         flowLock.withLock { inFlight += weight }
         handlerQueue.async { [self] in
             var payload: DispatchData? = piece
@@ -281,17 +298,36 @@ final class IOOperation: @unchecked Sendable {
     /// On the lane: whether reading must pause until the handler catches up. The check and
     /// the flag are one step under `flowLock`, and `handlerReturned` clears the flag under
     /// the same lock, so a handler that returns meanwhile always sees the flag it must clear.
+    /// When it pauses, it arms the grace timer; whichever of the timer and
+    /// `handlerReturned` clears `isThrottled` under the lock resumes the lane, once.
     func shouldPauseForHandler() -> Bool {
-        flowLock.withLock {
-            if inFlight <= IOOperation.inFlightBudget { return false }
+        let pause: Int? = flowLock.withLock {
+            if inFlight <= IOOperation.inFlightBudget || pauseLapsed { return nil }
             isThrottled = true
+            pauseCount &+= 1
+            return pauseCount
+        }
+        guard let pause else { return false }
+        DispatchQueue.global().asyncAfter(deadline: .now() + IOOperation.pauseGrace) { [weak self] in
+            self?.pauseGraceEnded(pause)
+        }
+        return true
+    }
+
+    private func pauseGraceEnded(_ pause: Int) {
+        let resume = flowLock.withLock {
+            guard isThrottled && pauseCount == pause else { return false }
+            isThrottled = false
+            pauseLapsed = true
             return true
         }
+        if resume { resumeLane?() }
     }
 
     private func handlerReturned(_ weight: Int) {
         let resume = flowLock.withLock {
             inFlight -= weight
+            pauseLapsed = false   // the handler queue moves: pausing is safe again
             if isThrottled && inFlight <= IOOperation.inFlightBudget / 2 {
                 isThrottled = false
                 return true
