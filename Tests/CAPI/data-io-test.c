@@ -187,6 +187,23 @@ static void data_objects(void) {
     text = string_of(middle);
     CHECK(strcmp(text, "cdefgh") == 0, "a subrange across regions");
     free(text);
+    // Its pieces are parts of buffers: the region object given with each is the whole
+    // buffer it lies in ("abc", "defg", "hi"), as libdispatch gives the leaf.
+    static size_t region_sizes[3];
+    __block int pieces = 0;
+    dispatch_data_apply(middle, ^bool(dispatch_data_t piece_region, size_t piece_offset, const void *buffer, size_t size) {
+        (void)piece_offset; (void)buffer; (void)size;
+        if (pieces < 3) region_sizes[pieces] = dispatch_data_get_size(piece_region);
+        pieces++;
+        return true;
+    });
+    CHECK(pieces == 3 && region_sizes[0] == 3 && region_sizes[1] == 4 && region_sizes[2] == 2,
+          "dispatch_data_apply gives each piece's whole buffer as its region (%d pieces, %zu %zu %zu)",
+          pieces, region_sizes[0], region_sizes[1], region_sizes[2]);
+    dispatch_data_t clipped_whole = dispatch_data_create_subrange(abc, 0, 100);
+    CHECK(clipped_whole != abc && dispatch_data_get_size(clipped_whole) == 9,
+          "a subrange whose length was clipped is a new object, as with libdispatch");
+    dispatch_release(clipped_whole);
     dispatch_release(middle);
     dispatch_data_t tail = dispatch_data_create_subrange(abc, 7, 100);
     text = string_of(tail);

@@ -181,7 +181,9 @@ package func cnv_dispatch_data_create_subrange(_ handle: UnsafeMutableRawPointer
     let count = UInt(data.count)
     guard start < count, wanted > 0 else { return CData.emptyHandle }
     let end = start + min(wanted, count - start)
-    if start == 0 && end == count { return CData.retained(handle!) }
+    // The object itself only for exactly its own range: libdispatch makes a new object
+    // when it clipped the length.
+    if start == 0 && wanted == count { return CData.retained(handle!) }
     return CData.retainedHandle(data.subdata(in: Int(start)..<Int(end)))
 }
 
@@ -205,12 +207,16 @@ package func cnv_capi_data_apply(_ handle: UnsafeMutableRawPointer?, _ context: 
                                  _ applier: CDataApplier) -> Bool {
     let data = CData.data(handle, "dispatch_data_apply")
     let slices = data.storage.slices
-    // One region: the object itself is the region, as libdispatch passes it.
+    // One piece: the object itself is the region, as libdispatch passes it (its data
+    // with one record maps directly).
     if slices.count == 1 {
         return applier(context, handle, 0, slices[0].bytes.baseAddress, slices[0].count)
     }
     for slice in slices {
-        let region = CData.retainedHandle(DispatchData(slice: slice))
+        // The region object is the whole buffer the piece lies in (libdispatch passes the
+        // leaf object its record holds); offset, buffer and size describe the piece.
+        let whole = DataSlice(region: slice.region, start: 0, count: slice.region.count, offset: 0)
+        let region = CData.retainedHandle(DispatchData(slice: whole))
         let goOn = applier(context, region, slice.offset, slice.bytes.baseAddress, slice.count)
         cnv_dispatch_release(region)
         if !goOn { return false }
