@@ -68,6 +68,7 @@ static int hooks_installed;
 // ConveyorCore keeps the runtime's behaviour.
 extern void cnv_main_executor_enqueue(void *job) __attribute__((weak));
 extern void cnv_main_thread_serve_forever(void) __attribute__((weak));
+extern void cnv_main_executor_install(void) __attribute__((weak));
 
 static SWIFTCC void enqueue_main_hook(void *job, enqueue_original_t original) {
     if (cnv_main_executor_enqueue) {
@@ -86,6 +87,10 @@ static SWIFTCC void async_main_drain_hook(drain_original_t original, drain_overr
 }
 
 int cnv_main_executor_hooks_installed(void) { return hooks_installed; }
+
+static int main_executor_installed;
+
+int cnv_main_executor_installed(void) { return main_executor_installed; }
 
 /// Sets `*slot` to `value` only if nobody set it before (another library may own it).
 static int install_hook(const char *name, void *value) {
@@ -113,6 +118,9 @@ static void cnv_main_thread_bridge_init(void) {
     // the library its runtime (DropInAdoption.c). Then libdispatch's names are this
     // runtime's own, as in the library itself: there is no other main queue to bridge to.
     int adopted = cnv_drop_in_adopted();
+    // This copy is the drop-in library's own when libdispatch's main queue is defined here
+    // (the library is first in the lookup order, being preloaded).
+    int in_drop_in_library = defined_here(dlsym(RTLD_DEFAULT, "_dispatch_main_q"));
     if (!adopted) {
         main_queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
         async_f = (async_f_t)dlsym(RTLD_DEFAULT, "dispatch_async_f");
@@ -132,6 +140,15 @@ static void cnv_main_thread_bridge_init(void) {
     }
 
     if (!cnv_main_executor_enqueue || !cnv_main_thread_serve_forever) return;
+    // Swift 6.3 sends MainActor jobs to `MainActor.executor`, not through the enqueue hook
+    // below: make that executor Conveyor's main queue, before anything can use it. The
+    // drop-in library leaves the platform's executor, which reaches its main queue through
+    // `dispatch_async_f`; a program that links Conveyor installs its own (also when the
+    // library runs beside it).
+    if (!in_drop_in_library && cnv_main_executor_install) {
+        cnv_main_executor_install();
+        main_executor_installed = 1;
+    }
     // Both or neither: MainActor jobs on Conveyor's main queue need Conveyor's loop to
     // serve an `async` main.
     if (install_hook("swift_task_enqueueMainExecutor_hook", (void *)(enqueue_hook_t)enqueue_main_hook)) {

@@ -92,3 +92,52 @@ nonisolated func checkForeignMainQueue() -> Never {
     }
     dispatchMain()
 }
+
+/// MainActor jobs and main-queue blocks are one FIFO under `dispatchMain()`, as on
+/// libdispatch: submitted alternately from the main thread, and alternately from one
+/// worker, they run in submission order. (Under Swift 6.3 MainActor jobs went to the
+/// toolchain's main queue and ran after every block: q0 q1 q2 t0 t1 t2.) Exits 0.
+nonisolated func checkMainActorOrder() -> Never {
+    guard cnv_main_executor_installed() != 0 else { exit(21) }
+    final class Log: @unchecked Sendable { var entries: [String] = [] }   // only touched on main
+    let log = Log()
+    for i in 0..<20 {
+        DispatchQueue.main.async { log.entries.append("q\(i)") }
+        Task { @MainActor in log.entries.append("t\(i)") }
+    }
+    DispatchQueue.global().async {
+        for i in 0..<20 {
+            Task { @MainActor in log.entries.append("bt\(i)") }
+            DispatchQueue.main.async { log.entries.append("bq\(i)") }
+        }
+        DispatchQueue.main.async {
+            let expected = (0..<20).flatMap { ["q\($0)", "t\($0)"] } + (0..<20).flatMap { ["bt\($0)", "bq\($0)"] }
+            if log.entries != expected {
+                let line = "order: \(log.entries.joined(separator: " "))\n"
+                _ = line.withCString { write(2, $0, strlen($0)) }
+                exit(14)
+            }
+            exit(0)
+        }
+    }
+    dispatchMain()
+}
+
+/// A host event loop that serves the main queue through its descriptor runs MainActor
+/// work too (it never did under Swift 6.3 before Conveyor became the main executor).
+/// Exits 0 when a MainActor task and a main-queue block both ran on the main thread.
+nonisolated func checkHostLoopRunsMainActorWork() -> Never {
+    let fd = DispatchQueue.mainQueueEventDescriptor
+    final class Flags: @unchecked Sendable { var queue = false, actor = false }   // only touched on main
+    let flags = Flags()
+    DispatchQueue.global().async {
+        Task { @MainActor in flags.actor = isMainThread() }
+        DispatchQueue.main.async { flags.queue = isMainThread() }
+    }
+    let end = DispatchTime.now() + 30
+    while !(flags.queue && flags.actor) && DispatchTime.now() < end {
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&request, 1, 1000) > 0 { DispatchQueue.drainMainQueue() }
+    }
+    exit(flags.queue && flags.actor ? 0 : 15)
+}

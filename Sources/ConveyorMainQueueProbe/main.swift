@@ -66,6 +66,8 @@ let modes: [String: () -> Never] = [
     "sync-through-main": { DispatchQueue(label: "probe.targets-main", target: .main).sync {}; exit(0) },
     "main-thread-bound": checkMainThreadIsBound,
     "main-actor": checkMainActor,
+    "main-actor-order": checkMainActorOrder,
+    "host-loop-main-actor": checkHostLoopRunsMainActorWork,
     "not-on-main-traps": { dispatchPrecondition(condition: .notOnQueue(.main)); exit(0) },
     "foreign-main-queue": checkForeignMainQueue,
 ]

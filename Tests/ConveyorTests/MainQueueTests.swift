@@ -48,6 +48,16 @@ import Glibc
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     }
 
+    @Test func mainActorJobsAndMainQueueBlocksRunInSubmissionOrder() throws {
+        let outcome = try runProbe("main-actor-order")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
+    @Test func aHostLoopRunsMainActorWork() throws {
+        let outcome = try runProbe("host-loop-main-actor")
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    }
+
     @Test func dispatchMainAlsoServesTheToolchainsMainQueue() throws {
         let outcome = try runProbe("foreign-main-queue")
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")

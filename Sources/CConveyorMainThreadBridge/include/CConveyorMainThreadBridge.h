@@ -57,6 +57,11 @@ CNV_BRIDGE_FUNCTION void cnv_libdispatch_main_queue_drain(void);
 /// load time unless another library had set them first).
 CNV_BRIDGE_FUNCTION int cnv_main_executor_hooks_installed(void);
 
+/// Whether Conveyor's main queue became Swift concurrency's main executor at load time
+/// (`MainActor.executor`, which Swift 6.3 sends every MainActor job to; not in the drop-in
+/// library itself).
+CNV_BRIDGE_FUNCTION int cnv_main_executor_installed(void);
+
 // MARK: one runtime per process (DropInAdoption.c)
 
 /// What a program that links Conveyor's Swift module hands the drop-in library when both
