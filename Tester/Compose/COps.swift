@@ -128,7 +128,7 @@ extension Runner {
                 handlers.cancel = {}
             })
             compose_c_source_resume(handlers.source)
-        case .dataSource, .workItem, .actorCalls:
+        case .dataSource, .workItem, .actorCalls, .mainQueue:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .suspend(q, submissions):
             let window = SuspendWindow()

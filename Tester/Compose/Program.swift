@@ -36,6 +36,9 @@ struct Program: Sendable {
         var global = false
         /// A C-API concurrent queue's fixed width (`dispatch_queue_set_width`), or nil.
         var width: Int? = nil
+        /// The main queue (Swift API programs, last in `queues`): the tester's main thread
+        /// serves it (`dispatchMain()`); only `mainQueue` operations use it.
+        var main = false
     }
 
     indirect enum Op: Sendable {
@@ -80,6 +83,11 @@ struct Program: Sendable {
         /// Posted first, the opener must not wait for a thread behind the crowd (it did on
         /// Conveyor, in the poster's LIFO slot or ring: found in CI, not by this tester).
         case busyPoster(queue: Int, members: Int, serial: Bool)
+        /// Work for the main queue (Swift API): `Task { @MainActor in }` when `actor`, else
+        /// `DispatchQueue.main.async`. Both are blocks of one serial queue, FIFO per
+        /// submitting thread (MainActor jobs ran after every main-queue block under Swift
+        /// 6.3 until Conveyor became the main executor: found by a review, not by this tester).
+        case mainQueue(actor: Bool, body: [Op])
     }
 
     let seed: UInt64
@@ -128,11 +136,27 @@ extension Program {
                 queues[index].width = widths.within(1...3)
             }
         }
-        self.queues = queues
         var generator = Generator(random: random, queues: queues, api: api)
-        threads = (0..<generator.random.within(1...3)).map { _ in
+        var threads = (0..<generator.random.within(1...3)).map { _ in
             (0..<generator.random.within(1...6)).map { _ in generator.op(depth: 0, plainThread: true, aboveTree: -1) }
         }
+        // Main-queue work comes from a stream of its own and goes in between what the
+        // threads already do, so that seeds still make the programs they made before (plus
+        // this). Its blocks' bodies use only the program's own queues.
+        if api == .swift {
+            var mains = Generator(random: SeededRandom(seed: seed ^ 0x4D41_494E_5155), queues: queues, api: api)
+            let mainIndex = queues.count
+            for index in threads.indices where mains.random.percent(40) {
+                for _ in 0..<mains.random.within(1...4) {
+                    let body = mains.random.percent(50) ? mains.body(depth: 1, aboveTree: -1) : []
+                    let position = mains.random.below(threads[index].count + 1)
+                    threads[index].insert(.mainQueue(actor: mains.random.percent(50), body: body), at: position)
+                }
+            }
+            queues.append(Queue(index: mainIndex, serial: true, target: nil, qos: 2, inactive: false, tree: -1, main: true))
+        }
+        self.queues = queues
+        self.threads = threads
     }
 
     /// Makes one operation at a time; `aboveTree` is the highest tree the caller is inside.
@@ -231,6 +255,7 @@ extension Program: CustomStringConvertible {
     var description: String {
         var lines = ["program \(seed) (\(api.rawValue) API)"]
         for queue in queues {
+            if queue.main { lines.append("  q\(queue.index): main"); continue }
             if queue.global { lines.append("  q\(queue.index): global(qos \(queue.qos))"); continue }
             let kind = queue.serial ? "serial" : "concurrent"
             let target = queue.target.map { "q\($0)" } ?? "global(qos \(queue.qos))"
@@ -268,6 +293,7 @@ extension Program: CustomStringConvertible {
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
+        case let .mainQueue(actor, body): nested(actor ? "Task { @MainActor }" : "async(main)", body)
         case let .crowd(queue, members, serial, barrier):
             lines.append(indent + "group: \(members) x async(q\(queue)) { sync\(barrier ? "(barrier)" : "") onto a new \(serial ? "serial" : "concurrent") queue }, wait")
         case let .busyPoster(queue, members, serial):

@@ -115,7 +115,9 @@ final class Runner: @unchecked Sendable {
         let classes: [DispatchQoS] = [.background, .utility, .default, .userInitiated]
         for spec in program.queues {
             let label = "compose.q\(spec.index)"
-            if spec.global {
+            if spec.main {
+                queues.append(DispatchQueue.main)
+            } else if spec.global {
                 if program.api == .c { cQueues.append(compose_c_global(Int32(spec.qos))!) }
                 else { queues.append(DispatchQueue.global(qos: classes[spec.qos].qosClass)) }
             } else if program.api == .c {

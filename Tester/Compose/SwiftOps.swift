@@ -72,6 +72,19 @@ extension Runner {
             }
             window.resumed.store(checker.tick(), ordering: .sequentiallyConsistent)
             queues[q].resume()
+        case let .mainQueue(actor, body):
+            let q = program.queues.count - 1
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            if actor {
+                Task { @MainActor [self] in
+                    runBlock(q, barrier: false, what: "MainActor task", order: order) { perform(body, from: $0) }
+                }
+            } else {
+                DispatchQueue.main.async { [self] in
+                    runBlock(q, barrier: false, what: "main-queue block", order: order) { perform(body, from: $0) }
+                }
+            }
         case let .actorCalls(q, calls, body):
             checker.expect(calls)
             #if CONVEYOR

@@ -91,32 +91,48 @@ func report(_ program: Program, _ outcome: Runner.Outcome) -> Bool {
     }
 }
 
-let start = monotonicNanoseconds()
-var failures: [UInt64] = []
-var programs = 0
-if let replay {
-    var program = Program(seed: replay)
-    if let onlyThreads { program = program.keepingThreads(onlyThreads) }
-    print(program)
-    for _ in 0..<repeats {
-        programs += 1
-        if !report(program, Runner(program: program, livenessSeconds: liveness).run()) { failures.append(replay) }
-    }
-} else {
-    let first = firstSeed ?? UInt64(truncatingIfNeeded: monotonicNanoseconds()) % 1_000_000_000
-    print("composition tester on \(libraryName): seeds from \(first), \(seconds) s, liveness bound \(liveness) s")
-    var seed = first
-    while Double(monotonicNanoseconds() - start) / 1e9 < seconds {
-        let program = Program(seed: seed)
-        if let onlyAPI, program.api != onlyAPI { seed += 1; continue }
-        programs += 1
-        if !report(program, Runner(program: program, livenessSeconds: liveness).run()) {
-            failures.append(seed)
-            if failures.count >= 20 { break }
+/// Runs the programs (or replays one) and exits with the tester's status. On a thread of
+/// its own: the main thread serves the main queue, which programs of the Swift API use.
+func drive(_ options: Options) -> Never {
+    let (seconds, firstSeed, replay, repeats, liveness, onlyThreads, onlyAPI) =
+        (options.seconds, options.firstSeed, options.replay, options.repeats, options.liveness, options.onlyThreads, options.onlyAPI)
+    let start = monotonicNanoseconds()
+    var failures: [UInt64] = []
+    var programs = 0
+    if let replay {
+        var program = Program(seed: replay)
+        if let onlyThreads { program = program.keepingThreads(onlyThreads) }
+        print(program)
+        for _ in 0..<repeats {
+            programs += 1
+            if !report(program, Runner(program: program, livenessSeconds: liveness).run()) { failures.append(replay) }
         }
-        seed += 1
+    } else {
+        let first = firstSeed ?? UInt64(truncatingIfNeeded: monotonicNanoseconds()) % 1_000_000_000
+        print("composition tester on \(libraryName): seeds from \(first), \(seconds) s, liveness bound \(liveness) s")
+        var seed = first
+        while Double(monotonicNanoseconds() - start) / 1e9 < seconds {
+            let program = Program(seed: seed)
+            if let onlyAPI, program.api != onlyAPI { seed += 1; continue }
+            programs += 1
+            if !report(program, Runner(program: program, livenessSeconds: liveness).run()) {
+                failures.append(seed)
+                if failures.count >= 20 { break }
+            }
+            seed += 1
+        }
     }
+    let elapsed = Double(monotonicNanoseconds() - start) / 1e9
+    print("\(libraryName): \(programs) programs in \(Int(elapsed)) s, \(failures.count) failed\(failures.isEmpty ? "" : ": seeds \(Set(failures).sorted())")")
+    exit(failures.isEmpty ? 0 : 1)
 }
-let elapsed = Double(monotonicNanoseconds() - start) / 1e9
-print("\(libraryName): \(programs) programs in \(Int(elapsed)) s, \(failures.count) failed\(failures.isEmpty ? "" : ": seeds \(Set(failures).sorted())")")
-exit(failures.isEmpty ? 0 : 1)
+
+/// The command line's choices, handed to the driver's thread.
+struct Options: Sendable {
+    let seconds: Double, firstSeed: UInt64?, replay: UInt64?, repeats: Int, liveness: Double
+    let onlyThreads: [Int]?, onlyAPI: Program.API?
+}
+let options = Options(seconds: seconds, firstSeed: firstSeed, replay: replay, repeats: repeats, liveness: liveness,
+                      onlyThreads: onlyThreads, onlyAPI: onlyAPI)
+_ = startThread { drive(options) }
+dispatchMain()
