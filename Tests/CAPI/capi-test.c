@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <stdio.h>
@@ -318,6 +319,10 @@ static void test_synchronization(void) {
     CHECK(dispatch_group_wait(group, DISPATCH_TIME_FOREVER) == 0 && atomic_load(&counter) == 200, "dispatch_group_async(_f) and dispatch_group_wait");
     dispatch_group_enter(group);
     CHECK(dispatch_group_wait(group, dispatch_time(DISPATCH_TIME_NOW, 10 * NSEC_PER_MSEC)) != 0, "dispatch_group_wait times out while a member is in");
+    // A timeout answers -1 with errno ETIMEDOUT, as libdispatch on Linux (it answered 110).
+    errno = 0;
+    long timed_out = dispatch_group_wait(group, DISPATCH_TIME_NOW);
+    CHECK(timed_out == -1 && errno == ETIMEDOUT, "a timed-out dispatch_group_wait returns -1, errno ETIMEDOUT (%ld, errno %d)", timed_out, errno);
     dispatch_semaphore_t notified = dispatch_semaphore_create(0);
     dispatch_group_notify(group, global, ^{ dispatch_semaphore_signal(notified); });
     dispatch_group_leave(group);
@@ -331,6 +336,9 @@ static void test_synchronization(void) {
     dispatch_semaphore_t two = dispatch_semaphore_create(2);
     CHECK(dispatch_semaphore_wait(two, DISPATCH_TIME_NOW) == 0 && dispatch_semaphore_wait(two, DISPATCH_TIME_NOW) == 0
           && dispatch_semaphore_wait(two, DISPATCH_TIME_NOW) != 0, "a semaphore of 2 admits two waiters");
+    errno = 0;
+    timed_out = dispatch_semaphore_wait(two, dispatch_time(DISPATCH_TIME_NOW, NSEC_PER_MSEC));
+    CHECK(timed_out == -1 && errno == ETIMEDOUT, "a timed-out dispatch_semaphore_wait returns -1, errno ETIMEDOUT (%ld, errno %d)", timed_out, errno);
     dispatch_semaphore_signal(two);
     dispatch_semaphore_signal(two);
 
@@ -347,6 +355,17 @@ static void test_synchronization(void) {
     dispatch_time_t later = dispatch_time(now, NSEC_PER_SEC);
     CHECK(later - now == NSEC_PER_SEC && dispatch_time(DISPATCH_TIME_FOREVER, 1) == DISPATCH_TIME_FOREVER, "dispatch_time arithmetic");
     CHECK((int64_t)dispatch_walltime(NULL, 0) < 0, "dispatch_walltime encodes wall time (negative)");
+    // The delta is added before the clamp, as libdispatch does: the epoch plus 5 s is a
+    // time 5 s after the epoch (it was forever, and a wait on it never ended).
+    struct timespec epoch = {0, 0}, before_epoch = {-5, 0};
+    CHECK(dispatch_walltime(&epoch, 5 * (int64_t)NSEC_PER_SEC) == (dispatch_time_t)-(5 * (int64_t)NSEC_PER_SEC)
+          && dispatch_walltime(&before_epoch, 10 * (int64_t)NSEC_PER_SEC) == (dispatch_time_t)-(5 * (int64_t)NSEC_PER_SEC)
+          && dispatch_walltime(&epoch, 0) == DISPATCH_TIME_FOREVER && dispatch_walltime(&epoch, -5) == (dispatch_time_t)-2,
+          "dispatch_walltime adds the delta before it clamps");
+    dispatch_semaphore_t never_signalled = dispatch_semaphore_create(0);
+    CHECK(dispatch_semaphore_wait(never_signalled, dispatch_walltime(&epoch, 5 * (int64_t)NSEC_PER_SEC)) != 0,
+          "a wait until a wall time long past returns at once");
+    dispatch_release(never_signalled);
     dispatch_release(two);
     dispatch_release(notified);
     dispatch_release(group);

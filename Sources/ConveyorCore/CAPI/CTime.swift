@@ -57,7 +57,10 @@ enum CTime {
         case .uptime(let deadline): result = uptime(deadline)
         case .wall(let deadline): result = wall(deadline)
         }
-        return result == .success ? 0 : Int(ETIMEDOUT)   // what libdispatch answers on Linux
+        if result == .success { return 0 }
+        // What libdispatch answers on Linux: -1, with errno set (its _DSEMA4_TIMEOUT).
+        errno = ETIMEDOUT
+        return -1
     }
 }
 
@@ -73,8 +76,15 @@ package func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
     }
 }
 
+/// `dispatch_walltime`: as libdispatch computes it, the delta is added to the nanoseconds
+/// since the epoch first, and only the sum is clamped (at or before 1 ns: forever for a
+/// delta that is not negative, else the earliest wall time). Converting the timespec
+/// first made `{0, 0}` plus any delta forever, and a wait on it never ended.
 @_cdecl("cnv_dispatch_walltime")
 package func cnv_dispatch_walltime(_ when: UnsafePointer<timespec>?, _ delta: Int64) -> UInt64 {
-    let start = when.map { DispatchWallTime(timespec: $0.pointee) } ?? DispatchWallTime.now()
-    return (start + .nanoseconds(Int(delta))).rawValue
+    guard let when else { return (DispatchWallTime.now() + .nanoseconds(Int(delta))).rawValue }
+    // Wrapping, as libdispatch's C arithmetic does on the machines it runs on.
+    let nanoseconds = Int64(when.pointee.tv_sec) &* 1_000_000_000 &+ Int64(when.pointee.tv_nsec) &+ delta
+    if nanoseconds <= 1 { return delta >= 0 ? TimeEncoding.forever : UInt64(bitPattern: -2) }
+    return UInt64(bitPattern: -nanoseconds)
 }
