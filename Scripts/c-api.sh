@@ -15,7 +15,7 @@
 # Usage: Scripts/c-api.sh [release|debug] (default release: the harness then also asserts
 # that dispatch_async_f allocates nothing).
 # Builds libConveyorDispatch and, with the toolchain's clang, the C API's test harness
-# (Tests/CAPI: capi-test.c, data-io-test.c, lifetime-test.c, no-blocks.c) and the C and C++ examples (Examples/C, Examples/CPlusPlus); runs them all.
+# (Tests/CAPI: capi-test.c, data-io-test.c, lifetime-test.c, queue-edges-test.c, no-blocks.c) and the C and C++ examples (Examples/C, Examples/CPlusPlus); runs them all.
 # Each program needs only the include path, the link flag (and -fblocks with the
 # BlocksRuntime for block forms), as README "C and C++" says.
 set -euo pipefail
@@ -37,6 +37,7 @@ release=(); [ "$config" = release ] && release=(-DCONVEYOR_RELEASE)
 clang -fblocks -Wall -Werror -O1 "${release[@]}" Tests/CAPI/capi-test.c -o "$out/capi-test" "${flags[@]}"
 clang -fblocks -Wall -Werror -O1 Tests/CAPI/data-io-test.c -o "$out/data-io-test" "${flags[@]}"
 clang -fblocks -Wall -Werror -O1 Tests/CAPI/lifetime-test.c -o "$out/lifetime-test" "${flags[@]}"
+clang -fblocks -Wall -Werror -O1 Tests/CAPI/queue-edges-test.c -o "$out/queue-edges-test" "${flags[@]}"
 clang -fblocks -Wall -Werror -O1 Examples/C/chapter.c -o "$out/chapter" "${flags[@]}"
 clang++ -fblocks -Wall -Werror -O1 Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp" "${flags[@]}"
 # Without blocks: GCC if installed (its C front end has no blocks), else clang without -fblocks.
@@ -47,6 +48,7 @@ no_blocks_cxx=clang++; command -v g++ >/dev/null && no_blocks_cxx=g++
 "$no_blocks_cxx" -Wall -Werror -O1 Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp-no-blocks" -I "$include" -L "$lib" -lConveyorDispatch -Wl,-rpath,"$lib"
 echo "== Tests/CAPI/capi-test.c"; timeout 120 "$out/capi-test"
 echo "== Tests/CAPI/data-io-test.c"; timeout 120 "$out/data-io-test"
+echo "== Tests/CAPI/queue-edges-test.c"; timeout 120 "$out/queue-edges-test"
 # With a malloc that reuses freed memory at once and fills it with a pattern, a read of a
 # freed handle crashes or sees garbage (each scenario runs in its own child process).
 echo "== Tests/CAPI/lifetime-test.c"

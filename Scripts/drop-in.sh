@@ -57,7 +57,7 @@ grep -q "R_X86_64_COPY.*_dispatch_main_q" <<<"$relocations" || [ "$(uname -m)" !
     || { echo "abi-probe-no-pie has no copy relocation of _dispatch_main_q: it tests nothing"; exit 1; }
 clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
 clang "${c_flags[@]}" -shared -fPIC Tests/DropIn/early-user.c -o "$out/libearly-user.so"
-for test in capi-test data-io-test lifetime-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
+for test in capi-test data-io-test lifetime-test queue-edges-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
 clang "${c_flags[@]}" Examples/C/chapter.c -o "$out/chapter"
 clang++ "${c_flags[@]}" Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp"
 # Swift programs built against the toolchain's Dispatch, Foundation and XCTest.
@@ -98,6 +98,7 @@ compare "Tests/DropIn/abi-probe.c" "$out/abi-probe"
 compare "Tests/DropIn/abi-probe.c, -no-pie" "$out/abi-probe-no-pie"
 compare "Tests/CAPI/capi-test.c" "$out/capi-test"
 compare "Tests/CAPI/data-io-test.c" "$out/data-io-test"
+compare "Tests/CAPI/queue-edges-test.c" "$out/queue-edges-test"
 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MALLOC_PERTURB_=85 compare "Tests/CAPI/lifetime-test.c" "$out/lifetime-test"
 compare "Tests/CAPI/no-blocks.c" "$out/no-blocks"
 compare "Examples/C/chapter.c" "$out/chapter"

@@ -68,6 +68,28 @@ import Testing
         #expect(DispatchQueue.global(qos: .userInitiated).qos.qosClass == .userInitiated)
         #expect(DispatchQueue.global(qos: .background).qos.qosClass == .background)
         #expect(DispatchQueue(label: "own", qos: .utility).qos.qosClass == .utility)
+        // Without a QoS of its own, a queue reports the global queue it targets directly.
+        #expect(DispatchQueue(label: "on utility", target: .global(qos: .utility)).qos.qosClass == .utility)
+        let middle = DispatchQueue(label: "middle", target: .global(qos: .utility))
+        #expect(DispatchQueue(label: "on a queue", target: middle).qos.qosClass == .unspecified)
+    }
+
+    /// The main queue and the global queues ignore suspend, resume and setTarget, as
+    /// libdispatch's do (a suspended main queue hangs `main.sync` callers; the resume
+    /// after it trapped as an over-resume).
+    @Test func mainAndGlobalQueuesIgnoreSuspensionAndRetargeting() {
+        DispatchQueue.main.suspend()
+        DispatchQueue.main.resume()
+        DispatchQueue.main.resume()
+        DispatchQueue.main.setTarget(queue: .global())
+        let global = DispatchQueue.global(qos: .utility)
+        global.suspend()
+        global.setTarget(queue: .global(qos: .background))
+        #expect(global.sync { DispatchQueue.getSpecific(key: DispatchSpecificKey<Int>()) } == nil)
+        let ran = DispatchSemaphore(value: 0)
+        global.async { ran.signal() }
+        #expect(ran.wait(timeout: deadline()) == .success)
+        #expect(global.qos.qosClass == .utility)
     }
 
     @Test func valuesAreReleasedWhenTheQueueIsFreed() {

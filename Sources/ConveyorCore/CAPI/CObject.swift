@@ -51,6 +51,30 @@ enum CStaticTag {
 final class CContext: @unchecked Sendable {
     private let contextWord = Atomic<UInt>(0)
     private let finalizerWord = Atomic<UInt>(0)
+    /// The queue a group's, semaphore's or I/O channel's finalizer runs on, set by
+    /// `dispatch_set_target_queue` (0: the default global queue); holds a retain.
+    private let finalizerTargetWord = Atomic<UInt>(0)
+
+    /// Where a group's, semaphore's or I/O channel's finalizer runs (queues and sources
+    /// use their own target). Set with a release and read with an acquire, so the reader
+    /// sees the queue the retain was taken for; the exchange hands the old retain back.
+    var finalizerTarget: DispatchQueue? {
+        get {
+            let word = finalizerTargetWord.load(ordering: .acquiring)
+            return UnsafeRawPointer(bitPattern: word).map { Unmanaged<DispatchQueue>.fromOpaque($0).takeUnretainedValue() }
+        }
+        set {
+            let word = newValue.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+            let old = finalizerTargetWord.exchange(word, ordering: .acquiringAndReleasing)
+            if let raw = UnsafeRawPointer(bitPattern: old) { Unmanaged<DispatchQueue>.fromOpaque(raw).release() }
+        }
+    }
+
+    deinit {
+        if let raw = UnsafeRawPointer(bitPattern: finalizerTargetWord.load(ordering: .acquiring)) {
+            Unmanaged<DispatchQueue>.fromOpaque(raw).release()
+        }
+    }
 
     var context: UnsafeMutableRawPointer? {
         get { UnsafeMutableRawPointer(bitPattern: contextWord.load(ordering: .acquiring)) }
@@ -288,7 +312,10 @@ final class CObject: @unchecked Sendable {
         case .source:
             let source = unsafeDowncast(object, to: DispatchSource.self)
             return source.lock.withLock { source.targetQueue }
-        case .group, .semaphore, .data, .io:
+        case .group, .semaphore, .io:
+            // The target `dispatch_set_target_queue` gave, as libdispatch's `do_targetq`.
+            return existingContext?.finalizerTarget ?? DispatchQueue.global()
+        case .data:
             return DispatchQueue.global()
         }
     }
@@ -355,8 +382,15 @@ package func cnv_dispatch_activate(_ handle: UnsafeMutableRawPointer?) {
 package func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _ queue: UnsafeMutableRawPointer?) {
     let target = queue.map { CObject.queue($0, "dispatch_set_target_queue") }
     let box = CObject.from(handle, "dispatch_set_target_queue")
-    // Groups, semaphores and data run no work; their finalizer goes to the default global queue.
-    if box.kind == .group || box.kind == .semaphore || box.kind == .data { return }
+    // Global queues and the main queue keep their target, as libdispatch's do.
+    if box.isGlobal { return }
+    // Groups, semaphores and I/O channels run their finalizer on their target (libdispatch
+    // keeps one for every object with a context); data objects on the default global queue.
+    if box.kind == .group || box.kind == .semaphore || box.kind == .io {
+        box.context.finalizerTarget = target
+        if box.kind != .io { return }
+    }
+    if box.kind == .data { return }
     if box.isRetargetable {
         // A queue from dispatch_queue_create, active from the start: retargeted in order
         // with its work, as libdispatch does (its header's comment on this call). Queues

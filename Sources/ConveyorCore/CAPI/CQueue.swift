@@ -73,6 +73,7 @@ extension DispatchQoS.QoSClass {
         case 0x15: self = .default
         case 0x11: self = .utility
         case 0x09: self = .background
+        case 0x05: self = .background   // QOS_CLASS_MAINTENANCE: background, as libdispatch maps it
         case 0x00: self = .unspecified
         default: return nil
         }
@@ -97,7 +98,8 @@ package func cnv_dispatch_queue_attr_make_with_qos_class(_ attr: UnsafeMutableRa
     // libdispatch returns DISPATCH_BAD_INPUT (NULL-like failure) for a bad class or priority.
     guard let qos = DispatchQoS.QoSClass(cValue: qosClass), relativePriority <= 0, relativePriority >= -15 else { return nil }
     attributes.qosClass = qos
-    attributes.relativePriority = Int(relativePriority)
+    // A relative priority means nothing without a class: libdispatch keeps 0 then.
+    attributes.relativePriority = qos == .unspecified ? 0 : Int(relativePriority)
     return attributes.handle
 }
 
@@ -183,7 +185,7 @@ package func cnv_dispatch_queue_get_label(_ handle: UnsafeMutableRawPointer?) ->
         guard box.kind == .queue else { fatalError("Conveyor: dispatch_queue_get_label called with a \(box.kind), not a queue") }
         return box.labelCString(unsafeDowncast(box.object, to: DispatchQueue.self))
     }
-    guard let queue = currentQueue() else { return emptyLabel }
+    let queue = currentQueue() ?? DispatchQueue.overcommitRoot(for: .default)
     return CLabels.box(of: queue).labelCString(queue)
 }
 
@@ -196,23 +198,30 @@ package func cnv_dispatch_queue_get_qos_class(_ handle: UnsafeMutableRawPointer?
 
 @_cdecl("cnv_dispatch_get_current_queue")
 package func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
-    // Deprecated in the headers; answers the default global queue outside any queue, as
-    // libdispatch does, and the innermost queue's handle when it is one the C API made.
-    guard let queue = currentQueue() else { return cnv_dispatch_get_global_queue(0, 0) }
+    // Deprecated in the headers; answers the default overcommitting global queue outside
+    // any queue (a thread the program made), as libdispatch does, and the innermost
+    // queue's handle when it is one the C API made.
+    let queue = currentQueue() ?? DispatchQueue.overcommitRoot(for: .default)
     if queue.kind == .main { return cnv_main_queue_handle() }
-    if queue.kind == .root { return Unmanaged.passUnretained(globalQueueObjects[Int(queue.band.rawValue)]).toOpaque() }
+    if queue.kind == .root {
+        let boxes = queue.isOvercommitRoot ? overcommitQueueObjects : globalQueueObjects
+        return Unmanaged.passUnretained(boxes[Int(queue.band.rawValue)]).toOpaque()
+    }
     return CLabels.handle(of: queue) ?? cnv_dispatch_get_global_queue(0, 0)
 }
 
-/// The queue whose work the calling thread runs (the main queue on the main thread
-/// outside any work, as libdispatch binds it).
+/// The queue whose work the calling thread runs: the innermost frame's; the main queue on
+/// the main thread outside any work, as libdispatch binds it; on a worker running work
+/// submitted straight to a global queue (which runs with no frame), that global queue,
+/// known from the worker's band and whether the job overcommits; nil on a thread the
+/// program made, outside any queue.
 func currentQueue() -> DispatchQueue? {
-    DrainFrame.innermostQueue ?? (ThreadInfo.isMainThread ? DispatchQueue.main : nil)
+    if let framed = DrainFrame.innermostQueue { return framed }
+    if ThreadInfo.isMainThread { return DispatchQueue.main }
+    guard let worker = Worker.current else { return nil }
+    return worker.runsOvercommit.load(ordering: .relaxed)
+        ? DispatchQueue.overcommitRoot(for: worker.runningBand) : DispatchQueue.root(for: worker.runningBand)
 }
-
-/// The label of no queue (a thread outside every queue asking for the current label).
-/// (A string literal: its bytes, NUL-terminated, live in the library image.)
-private var emptyLabel: UnsafePointer<CChar> { UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self) }
 
 /// The C records of queues for labels and `dispatch_get_current_queue`: a queue's C
 /// record is its companion (`DispatchObject.cCompanion`), so its label's C string lives
@@ -223,7 +232,7 @@ enum CLabels {
     static func box(of queue: DispatchQueue) -> CObject {
         switch queue.kind {
         case .main: CObject.mainQueueObject
-        case .root: globalQueueObjects[Int(queue.band.rawValue)]
+        case .root: (queue.isOvercommitRoot ? overcommitQueueObjects : globalQueueObjects)[Int(queue.band.rawValue)]
         case .serial, .concurrent: CObject.companion(of: queue, kind: .queue)
         }
     }

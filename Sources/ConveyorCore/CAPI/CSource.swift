@@ -101,7 +101,8 @@ enum CSource {
 @_cdecl("cnv_dispatch_source_create")
 package func cnv_dispatch_source_create(_ type: UnsafeMutableRawPointer?, _ handle: UInt, _ mask: UInt, _ queue: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let kind = CSourceType.from(type), kind.accepts(handle: handle, mask: mask) else { return nil }
-    let target = queue.map { CObject.queue($0, "dispatch_source_create") }
+    // No queue: the default overcommitting global queue, as libdispatch's sources use.
+    let target = queue.map { CObject.queue($0, "dispatch_source_create") } ?? DispatchQueue.overcommitRoot(for: .default)
     let fd = Int32(truncatingIfNeeded: Int(bitPattern: handle))
     let made: any DispatchSourceProtocol
     switch kind {

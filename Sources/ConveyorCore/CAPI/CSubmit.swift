@@ -84,7 +84,10 @@ package func cnv_dispatch_apply_f(_ iterations: Int, _ queue: UnsafeMutableRawPo
             }
             return
         case .root:
-            break
+            DispatchQueue.concurrentPerform(iterations: iterations, onGlobal: target) { index in
+                function(UnsafeMutableRawPointer(bitPattern: bits), index)
+            }
+            return
         }
     }
     DispatchQueue.concurrentPerform(iterations: iterations) { index in

@@ -20,7 +20,18 @@ extension DispatchQueue {
     /// when no other thread is free; indices are handed out in chunks that shrink as the
     /// end nears. A nested call (from inside `work`) runs its indices on the calling thread.
     public class func concurrentPerform(iterations: Int, execute work: @Sendable (Int) -> Void) {
-        perform(iterations: iterations, helpersInside: nil, work)
+        concurrentPerform(iterations: iterations, onGlobal: root(for: Worker.current?.runningBand ?? .default), execute: work)
+    }
+
+    /// `dispatch_apply` on a global queue (or `DISPATCH_APPLY_AUTO`, the global queue of
+    /// the caller's band): the caller's iterations run as that queue's work, as on
+    /// libdispatch, whose apply pushes the queue: the current queue's label, specifics and
+    /// `dispatch_get_current_queue` are the global queue's there, not the caller's queue's
+    /// (the helpers' iterations, on workers of its band, see it too).
+    static func concurrentPerform(iterations: Int, onGlobal global: DispatchQueue, execute work: (Int) -> Void) {
+        DrainFrame.with(global, exclusive: false) {
+            perform(iterations: iterations, band: global.band, helpersInside: nil, work)
+        }
     }
 
     /// `dispatch_apply` on a concurrent queue the program made: every thread taking part
@@ -51,7 +62,7 @@ extension DispatchQueue {
             level = current.targetQueue
         }
         queue.sync {
-            perform(iterations: iterations, helpersInside: { participate in
+            perform(iterations: iterations, band: Worker.current?.runningBand ?? .default, helpersInside: { participate in
                 if !levels.isEmpty { enterWithoutWaiting(levels[...], participate) }
             }, work)
         }
@@ -68,7 +79,7 @@ extension DispatchQueue {
 
     /// `concurrentPerform` on the calling thread and helpers; each helper's share runs
     /// through `helpersInside` when given (which may run it, or not at all).
-    private static func perform(iterations: Int, helpersInside: ((() -> Void) -> Void)?, _ work: (Int) -> Void) {
+    private static func perform(iterations: Int, band: QoSBand, helpersInside: ((() -> Void) -> Void)?, _ work: (Int) -> Void) {
         if iterations <= 0 { return }
         let depth = cnv_tls_get_apply_depth()
         if iterations == 1 || depth > 0 {
@@ -81,7 +92,6 @@ extension DispatchQueue {
             withoutActuallyEscaping(helpersInside ?? { $0() }) { enter in
                 let apply = ParallelApply(iterations: iterations, work: escapable, inside: enter)
                 let helpers = min(WorkerPool.shared.cpuCount, iterations) - 1
-                let band = Worker.current?.runningBand ?? .default
                 for _ in 0..<helpers { WorkerPool.shared.submit(ParallelApplyHelper(apply: apply, band: band)) }
                 cnv_tls_set_apply_depth(depth + 1)
                 apply.participate()

@@ -16,8 +16,12 @@ import Synchronization
 // Suspension, activation and targeting: the parts of the state word that stop a queue
 // from starting work, and the calls that lift them.
 extension DispatchQueue {
+    /// Global queues and the main queue ignore suspension, as libdispatch's do (its
+    /// `dispatch_suspend` and `dispatch_resume` return at once for global objects and
+    /// root or base queues: a suspended main queue would hang `main.sync` callers, and the
+    /// resume that follows would trap as an over-resume).
     final func suspendQueue() {
-        if kind == .root { return }
+        if kind == .root || kind == .main { return }
         let before = QueueState(raw: state.wrappingAdd(QueueState.suspendUnit, ordering: .acquiringAndReleasing).oldValue)
         if before.suspendCount == QueueState.suspendMask - 1 {
             fatalError("Conveyor: too many nested suspend() calls on queue '\(label)'")
@@ -25,7 +29,7 @@ extension DispatchQueue {
     }
 
     final func resumeQueue() {
-        if kind == .root { return }
+        if kind == .root || kind == .main { return }
         var current = state.load(ordering: .acquiring)
         while true {
             let view = QueueState(raw: current)
@@ -54,10 +58,10 @@ extension DispatchQueue {
         if before.suspendCount == 0 && !items.isEmpty { wakeupGrantingWaiters() }
     }
 
+    /// On a global queue or the main queue: nothing, as libdispatch's
+    /// `dispatch_set_target_queue` does for them.
     final func retarget(to newTarget: DispatchQueue?) {
-        if kind == .root || kind == .main {
-            fatalError("Conveyor: the target of queue '\(label)' cannot be changed")
-        }
+        if kind == .root || kind == .main { return }
         guard QueueState(raw: state.load(ordering: .acquiring)).isInactive else {
             fatalError("Conveyor: setTarget(queue:) called on active queue '\(label)'; create it with .initiallyInactive and set the target before activate()")
         }
@@ -98,9 +102,7 @@ extension DispatchQueue {
     /// next items are scheduled on the new target. `retire` receives the old target,
     /// which must then live as long as this queue (see `RetargetJob`).
     final func retargetInOrder(to newTarget: DispatchQueue?, retire: @escaping @Sendable (DispatchQueue) -> Void) {
-        if kind == .root || kind == .main {
-            fatalError("Conveyor: the target of queue '\(label)' cannot be changed")
-        }
+        if kind == .root || kind == .main { return }
         let target = resolvedTarget(newTarget, caller: "dispatch_set_target_queue")
         enqueue(RetargetJob(queue: self, target: target, retire: retire))
     }

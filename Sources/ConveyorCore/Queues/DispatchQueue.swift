@@ -190,8 +190,9 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         if hasSpecifics.load(ordering: .acquiring) { QueueSpecifics.shared.removeAll(queue: ObjectIdentifier(self)) }
     }
 
-    /// Suspends the start of new tasks (global queues ignore it). Tasks already running
-    /// go on. Calls nest: each needs a matching `resume()`.
+    /// Suspends the start of new tasks (global queues and the main queue ignore it, as
+    /// with libdispatch). Tasks already running go on. Calls nest: each needs a matching
+    /// `resume()`.
     public override func suspend() { suspendQueue() }
 
     /// Undoes one `suspend()`; over-resuming traps. On an inactive queue that was never
@@ -203,12 +204,14 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
 
     /// Sets the queue that runs this queue's work (nil: the global queue of its QoS).
     /// Only while the queue is inactive; changing the target of an active queue traps.
+    /// Global queues and the main queue ignore it, as with libdispatch.
     public override func setTarget(queue: DispatchQueue?) { retarget(to: queue) }
 
-    /// The quality of service of this queue: the one it was made with (`.unspecified`
-    /// when none), a global queue's own, and `.unspecified` for the main queue and the
-    /// default global queue, as libdispatch reports them (their QoS is only a fallback
-    /// for work that brings none).
+    /// The quality of service of this queue, as libdispatch reports it: the one it was
+    /// made with; without one, that of the global queue it targets directly (none for a
+    /// queue that targets another queue); a global queue's own; and `.unspecified` for the
+    /// main queue and the default global queue (their QoS is only a fallback for work
+    /// that brings none).
     public var qos: DispatchQoS {
         switch kind {
         case .main:
@@ -216,6 +219,9 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         case .root:
             return band == .default ? .unspecified : DispatchQoS(qosClass: band.qosClass, relativePriority: 0)
         case .serial, .concurrent:
+            if requestedQoSClass == .unspecified, let target = targetQueue, target.kind == .root {
+                return target.qos
+            }
             return DispatchQoS(qosClass: requestedQoSClass, relativePriority: requestedRelativePriority)
         }
     }
