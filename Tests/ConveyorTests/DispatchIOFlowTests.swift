@@ -46,6 +46,31 @@ import Glibc
         }
     }
 
+    /// A handler that takes 100 ms a chunk, longer than the grace a pause waits for a
+    /// returning handler, still bounds the read: the pause holds while handlers keep
+    /// returning (a review found the first grace timer lapsing it between two returns, and
+    /// a reader at 100 ms a chunk reaching 879 MiB of memory in 3 s).
+    @Test func aHandlerSlowerThanTheGraceStillBoundsTheRead() async {
+        await #expect(processExitsWith: .success) {
+            let size = 16 * 1024 * 1024
+            let path = makePatternFile(size: size, name: "slowerhandler")
+            defer { unlink(path) }
+            let fd = open(path, O_RDONLY)
+            let most = Atomic<Int>(0)
+            let done = DispatchSemaphore(value: 0)
+            let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: .global()) { _ in }
+            channel.read(offset: 0, length: Int.max, queue: DispatchQueue(label: "slower")) { finished, _, _ in
+                let live = DataRegion.live.load(ordering: .relaxed)
+                if live > most.load(ordering: .relaxed) { most.store(live, ordering: .relaxed) }
+                usleep(100_000)
+                if finished { done.signal() }
+            }
+            guard done.wait(timeout: deadline()) == .success else { exit(2) }
+            channel.close()
+            exit(most.load(ordering: .relaxed) <= 8 ? 0 : 4)
+        }
+    }
+
     /// A read whose handler queue is busy with the very block that writes what the read
     /// drains completes, as on libdispatch. The pause for a slow handler used to wait for
     /// that queue for ever once 4 MiB were in flight (a review's finding: every run hung);

@@ -98,23 +98,28 @@ final class IOOperation: @unchecked Sendable {
     /// The pause must never be what keeps the handler from running: the handler queue
     /// may be busy with work that waits for this read (a block writing the pipe the read
     /// drains, a handler waiting for a later read on the channel), which libdispatch, that
-    /// never pauses, completes. So a pause that no returning handler ends within
-    /// `pauseGrace` lapses: reading goes on, unpaused, until a handler returns.
+    /// never pauses, completes. So a pause during which no handler returns for a whole
+    /// `pauseGrace` lapses: reading goes on, unpaused, until a handler returns. While
+    /// handlers keep returning, however slowly, the pause holds (its timer is re-armed):
+    /// a handler that takes 100 ms a chunk still bounds the read.
     private let flowLock = FutexLock()
     private var inFlight = 0
     private var isThrottled = false
     /// Counts pauses, so that a grace timer ends only the pause it was armed for.
     private var pauseCount = 0
+    /// Counts handlers that returned, so that a grace timer sees whether one did.
+    private var handlerReturns = 0
     /// A pause lapsed and no handler has returned since: do not pause again.
     private var pauseLapsed = false
-    /// What the lane calls to go on once the handler caught up.
+    /// What the lane calls to go on once the handler caught up. (A resume that comes after
+    /// the lane moved on, its operation cancelled, costs one look at the descriptor.)
     var resumeLane: (@Sendable () -> Void)?
     /// Delivered bytes that may wait for the handler before reading pauses.
     static let inFlightBudget = 4 * ioChunkSize
-    /// How long a pause waits for a handler to return before it lapses: far longer than
+    /// How long a pause waits with no handler returning before it lapses: far longer than
     /// a handler takes for a chunk, short enough that a program whose handler queue waits
     /// for the read is only delayed.
-    static let pauseGrace: DispatchTimeInterval = .milliseconds(50)
+    static let pauseGrace: DispatchTimeInterval = .milliseconds(250)
 
     init(direction: IODirection, channel: DispatchIO, entry: IOFileEntry, offset: Int64, length: Int,
          data: DispatchData, params: IOParameters, queue: DispatchQueue, handler: IOHandler,
@@ -301,32 +306,46 @@ final class IOOperation: @unchecked Sendable {
     /// When it pauses, it arms the grace timer; whichever of the timer and
     /// `handlerReturned` clears `isThrottled` under the lock resumes the lane, once.
     func shouldPauseForHandler() -> Bool {
-        let pause: Int? = flowLock.withLock {
+        let armed: (pause: Int, returns: Int)? = flowLock.withLock {
             if inFlight <= IOOperation.inFlightBudget || pauseLapsed { return nil }
             isThrottled = true
             pauseCount &+= 1
-            return pauseCount
+            return (pauseCount, handlerReturns)
         }
-        guard let pause else { return false }
-        DispatchQueue.global().asyncAfter(deadline: .now() + IOOperation.pauseGrace) { [weak self] in
-            self?.pauseGraceEnded(pause)
-        }
+        guard let armed else { return false }
+        armPauseGrace(pause: armed.pause, returnsSeen: armed.returns)
         return true
     }
 
-    private func pauseGraceEnded(_ pause: Int) {
-        let resume = flowLock.withLock {
-            guard isThrottled && pauseCount == pause else { return false }
+    private func armPauseGrace(pause: Int, returnsSeen: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + IOOperation.pauseGrace) { [weak self] in
+            self?.pauseGraceEnded(pause, returnsSeen: returnsSeen)
+        }
+    }
+
+    /// The grace timer of pause `pause` fired: it lapses the pause if no handler returned
+    /// since the timer was armed, and arms it again if one did (under `flowLock`, as the
+    /// pause and the count it reads).
+    private func pauseGraceEnded(_ pause: Int, returnsSeen: Int) {
+        enum Outcome { case nothing, rearm(Int), lapse }
+        let outcome: Outcome = flowLock.withLock {
+            guard isThrottled && pauseCount == pause else { return .nothing }
+            if handlerReturns != returnsSeen { return .rearm(handlerReturns) }
             isThrottled = false
             pauseLapsed = true
-            return true
+            return .lapse
         }
-        if resume { resumeLane?() }
+        switch outcome {
+        case .nothing: break
+        case .rearm(let returns): armPauseGrace(pause: pause, returnsSeen: returns)
+        case .lapse: resumeLane?()
+        }
     }
 
     private func handlerReturned(_ weight: Int) {
         let resume = flowLock.withLock {
             inFlight -= weight
+            handlerReturns &+= 1
             pauseLapsed = false   // the handler queue moves: pausing is safe again
             if isThrottled && inFlight <= IOOperation.inFlightBudget / 2 {
                 isThrottled = false
