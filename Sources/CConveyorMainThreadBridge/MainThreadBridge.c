@@ -68,7 +68,7 @@ static int hooks_installed;
 // ConveyorCore keeps the runtime's behaviour.
 extern void cnv_main_executor_enqueue(void *job) __attribute__((weak));
 extern void cnv_main_thread_serve_forever(void) __attribute__((weak));
-extern void cnv_main_executor_install(void) __attribute__((weak));
+extern int cnv_main_executor_install(void) __attribute__((weak));
 
 static SWIFTCC void enqueue_main_hook(void *job, enqueue_original_t original) {
     if (cnv_main_executor_enqueue) {
@@ -146,8 +146,7 @@ static void cnv_main_thread_bridge_init(void) {
     // `dispatch_async_f`; a program that links Conveyor installs its own (also when the
     // library runs beside it).
     if (!in_drop_in_library && cnv_main_executor_install) {
-        cnv_main_executor_install();
-        main_executor_installed = 1;
+        main_executor_installed = cnv_main_executor_install();
     }
     // Both or neither: MainActor jobs on Conveyor's main queue need Conveyor's loop to
     // serve an `async` main.

@@ -14,6 +14,9 @@
 @testable import ConveyorCore
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct QueueContextTests {
     @Test func specificValuesAreFoundThroughTheTargetChain() {
@@ -76,20 +79,22 @@ import Testing
 
     /// The main queue and the global queues ignore suspend, resume and setTarget, as
     /// libdispatch's do (a suspended main queue hangs `main.sync` callers; the resume
-    /// after it trapped as an over-resume).
-    @Test func mainAndGlobalQueuesIgnoreSuspensionAndRetargeting() {
-        DispatchQueue.main.suspend()
-        DispatchQueue.main.resume()
-        DispatchQueue.main.resume()
-        DispatchQueue.main.setTarget(queue: .global())
-        let global = DispatchQueue.global(qos: .utility)
-        global.suspend()
-        global.setTarget(queue: .global(qos: .background))
-        #expect(global.sync { DispatchQueue.getSpecific(key: DispatchSpecificKey<Int>()) } == nil)
-        let ran = DispatchSemaphore(value: 0)
-        global.async { ran.signal() }
-        #expect(ran.wait(timeout: deadline()) == .success)
-        #expect(global.qos.qosClass == .utility)
+    /// after it trapped as an over-resume, and setTarget on them trapped). In a child
+    /// process: the old code's traps must fail this test, not end the runner.
+    @Test func mainAndGlobalQueuesIgnoreSuspensionAndRetargeting() async {
+        await #expect(processExitsWith: .success) {
+            DispatchQueue.main.suspend()
+            DispatchQueue.main.resume()
+            DispatchQueue.main.resume()
+            DispatchQueue.main.setTarget(queue: .global())
+            let global = DispatchQueue.global(qos: .utility)
+            global.suspend()
+            global.setTarget(queue: .global(qos: .background))
+            let ran = DispatchSemaphore(value: 0)
+            global.async { ran.signal() }
+            guard ran.wait(timeout: deadline()) == .success else { exit(2) }
+            exit(global.qos.qosClass == .utility ? 0 : 4)
+        }
     }
 
     @Test func valuesAreReleasedWhenTheQueueIsFreed() {

@@ -17,9 +17,10 @@
 // Two parties besides Conveyor may own the main thread: the Swift concurrency runtime
 // (MainActor jobs, an `async` main) and the toolchain's libdispatch main queue, which
 // Foundation's RunLoop (and so XCTest's waits) drains. This target
-// - installs, when the program loads, the concurrency runtime's main-executor hooks, so
-//   that MainActor jobs go onto Conveyor's main queue (one serial FIFO with its blocks)
-//   and an `async` main serves Conveyor's main-thread loop;
+// - makes, when the program loads, Conveyor's main queue the concurrency runtime's main
+//   executor (`MainActor.executor`, where Swift 6.3 sends MainActor jobs) and installs
+//   its older main-executor hooks, so that MainActor jobs go onto Conveyor's main queue
+//   (one serial FIFO with its blocks) and an `async` main serves Conveyor's loop;
 // - reaches libdispatch's main queue by name at run time (dlsym; nothing links to it), so
 //   that Conveyor's main queue can ask a RunLoop to drain it, and Conveyor's main-thread
 //   loop can drain work that code built on the toolchain's Dispatch put there.

@@ -82,9 +82,10 @@ package func cnv_dispatch_time(_ when: UInt64, _ delta: Int64) -> UInt64 {
 /// first made `{0, 0}` plus any delta forever, and a wait on it never ended.
 @_cdecl("cnv_dispatch_walltime")
 package func cnv_dispatch_walltime(_ when: UnsafePointer<timespec>?, _ delta: Int64) -> UInt64 {
-    guard let when else { return (DispatchWallTime.now() + .nanoseconds(Int(delta))).rawValue }
-    // Wrapping, as libdispatch's C arithmetic does on the machines it runs on.
-    let nanoseconds = Int64(when.pointee.tv_sec) &* 1_000_000_000 &+ Int64(when.pointee.tv_nsec) &+ delta
+    // Now, for NULL; wrapping, as libdispatch's C arithmetic does on the machines it runs on.
+    let start = when.map { Int64($0.pointee.tv_sec) &* 1_000_000_000 &+ Int64($0.pointee.tv_nsec) }
+        ?? Int64(bitPattern: Clock.realtimeNanoseconds())
+    let nanoseconds = start &+ delta
     if nanoseconds <= 1 { return delta >= 0 ? TimeEncoding.forever : UInt64(bitPattern: -2) }
     return UInt64(bitPattern: -nanoseconds)
 }

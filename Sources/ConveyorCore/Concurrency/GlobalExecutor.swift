@@ -32,7 +32,7 @@ public enum ConveyorConcurrency {
     /// then run on Conveyor's worker pool, at the band of the task's priority (`.high` at
     /// user-initiated, `.background` at background, and so on), and sleeps use Conveyor's
     /// timers (Conveyor also becomes `Task.defaultExecutor`, which Swift 6.3's sleeps ask;
-    /// the main executor stays the platform's). A task that blocks in a Conveyor wait (a
+    /// the main executor stays what it is, Conveyor's main queue from the program's load). A task that blocks in a Conveyor wait (a
     /// semaphore, a group, `sync`) no longer starves the others: the pool starts another
     /// thread for it, as it does for queues. MainActor work stays on the main thread, and
     /// actors on a `DispatchSerialQueue` on their queue.

@@ -88,8 +88,9 @@ final class GlobalTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sen
     }
 }
 
-/// The executors `installGlobalExecutor()` hands the runtime: the platform's main executor
-/// unchanged (MainActor stays on the main thread as before) and `GlobalTaskExecutor`.
+/// The executors `installGlobalExecutor()` hands the runtime: the main executor unchanged
+/// (Conveyor's main queue, `MainQueueExecutor`, unless another library installed its
+/// own) and `GlobalTaskExecutor`.
 enum ConveyorExecutorFactory: ExecutorFactory {
     /// The main executor the runtime already has (created on first use, as it would be).
     static var mainExecutor: any MainExecutor { MainActor.executor }

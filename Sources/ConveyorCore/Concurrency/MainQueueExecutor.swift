@@ -60,16 +60,22 @@ final class MainQueueExecutor: MainExecutor, @unchecked Sendable {
 }
 
 /// The executors installed while the program loads: Conveyor's main executor, and the
-/// platform's default executor unchanged (`installGlobalExecutor()` replaces it).
+/// default executor the runtime has, unchanged (`installGlobalExecutor()` replaces it).
 enum MainQueueExecutorFactory: ExecutorFactory {
     static var mainExecutor: any MainExecutor { MainQueueExecutor.shared }
-    static var defaultExecutor: any TaskExecutor { PlatformExecutorFactory.defaultExecutor }
+    static var defaultExecutor: any TaskExecutor { Task.defaultExecutor }
 }
 
 /// Makes `MainQueueExecutor` Swift concurrency's main executor (from the bridge's
 /// constructor, before `main`; not in the drop-in library, whose main queue the
-/// platform's executor already reaches through `dispatch_async_f`).
+/// platform's executor already reaches through `dispatch_async_f`). Only over the
+/// platform's own main executor: one another library installed first (from its own
+/// constructor) stays, as do the runtime hooks another library set. Returns 1 when it
+/// installed Conveyor's.
 @_cdecl("cnv_main_executor_install")
-func installMainExecutor() {
+func installMainExecutor() -> Int32 {
+    // Reading the main executor makes the platform's executors if none were installed.
+    guard String(reflecting: type(of: MainActor.executor)) == "Swift.DispatchMainExecutor" else { return 0 }
     _createExecutors(factory: MainQueueExecutorFactory.self)
+    return 1
 }

@@ -19,18 +19,24 @@ extension DispatchQueue {
     /// every call has returned. The calling thread takes part, so the call finishes even
     /// when no other thread is free; indices are handed out in chunks that shrink as the
     /// end nears. A nested call (from inside `work`) runs its indices on the calling thread.
+    ///
+    /// The iterations run as work of the global queue of the caller's QoS, as with
+    /// libdispatch: inside them `DispatchQueue.getSpecific(key:)` sees that queue's values,
+    /// not those of a queue the caller runs on.
     public class func concurrentPerform(iterations: Int, execute work: @Sendable (Int) -> Void) {
         concurrentPerform(iterations: iterations, onGlobal: root(for: Worker.current?.runningBand ?? .default), execute: work)
     }
 
     /// `dispatch_apply` on a global queue (or `DISPATCH_APPLY_AUTO`, the global queue of
-    /// the caller's band): the caller's iterations run as that queue's work, as on
-    /// libdispatch, whose apply pushes the queue: the current queue's label, specifics and
-    /// `dispatch_get_current_queue` are the global queue's there, not the caller's queue's
-    /// (the helpers' iterations, on workers of its band, see it too).
+    /// the caller's band): every iteration runs as that queue's work, as on libdispatch,
+    /// whose apply pushes the queue: the current queue's label, specifics and
+    /// `dispatch_get_current_queue` are the global queue's there, the caller's and the
+    /// helpers' alike, not those of the queue the caller runs on.
     static func concurrentPerform(iterations: Int, onGlobal global: DispatchQueue, execute work: (Int) -> Void) {
         DrainFrame.with(global, exclusive: false) {
-            perform(iterations: iterations, band: global.band, helpersInside: nil, work)
+            perform(iterations: iterations, band: global.band, helpersInside: { participate in
+                DrainFrame.with(global, exclusive: false) { participate() }
+            }, work)
         }
     }
 
