@@ -45,7 +45,6 @@ extension WorkerPool {
         let count = slotCount.load(ordering: .acquiring)
         while watched.count < count { watched.append(WatchedWorker()) }
         var blockedCount = 0
-        var blockedOvercommit = 0
         for index in 0..<count {
             let worker = worker(at: index)
             let progress = worker.progress.load(ordering: .relaxed)
@@ -82,17 +81,20 @@ extension WorkerPool {
                 seen.runningTicks = 0
                 if seen.sleepingTicks >= 2 { seen.blocked = true }
             }
-            guard seen.blocked else { continue }
-            // A blocked job of an overcommitting queue gives back its credit instead of
-            // adding one (as in `willBlock`).
-            if worker.runsOvercommit.load(ordering: .relaxed) {
-                blockedOvercommit += 1
-                continue
-            }
+            // A blocked job of an overcommitting queue adds nothing: its worker still
+            // counts in `running`, and its own credit (`overcommitCredit`, raised while it
+            // runs) already makes up for that, so it takes no CPU's place. (`willBlock`
+            // takes that credit back because it also takes the worker out of `running`.
+            // Taking it back here as well, with the worker still counted, made each such
+            // job cost a CPU: with every worker asleep inside an overcommitting job the
+            // target fell below `running`, and nothing queued since got a thread, an
+            // overcommitting job included: libdispatch's dispatch_readsync hung, 3 runs
+            // in about 40.)
+            guard seen.blocked, !worker.runsOvercommit.load(ordering: .relaxed) else { continue }
             blockedCount += 1
         }
         let room = max(0, maxThreads - cpuCount)
-        credit.store(min(blockedCount, room) - blockedOvercommit, ordering: .relaxed)
+        credit.store(min(blockedCount, room), ordering: .relaxed)
         if hasVisibleWork() && running.load(ordering: .sequentiallyConsistent) < target {
             wakeOrStartWorker()
         }
