@@ -64,6 +64,8 @@ static void test_main_and_global_queues_ignore_changes(void) {
 // and dispatch_get_current_queue answers it, overcommitting or not (Conveyor answered ""
 // and the default global queue). A thread the program made is on the default
 // overcommitting global queue, as libdispatch says.
+void _Block_release(const void *block);   // <Block.h>, outside the C compiler's search path
+
 static const char *current_label(void) { return dispatch_queue_get_label(DISPATCH_CURRENT_QUEUE_LABEL); }
 
 static void *label_on_plain_thread(void *result) {
@@ -96,6 +98,21 @@ static void test_current_queue_of_global_work(void) {
               dispatch_queue_get_label(global), in_apply);
         dispatch_release(done);
     }
+    // Work with a QoS of its own runs on the queue it was submitted to, not on the global
+    // queue of its QoS (Conveyor answered that one, and asserting the queue trapped).
+    dispatch_queue_t utility = dispatch_get_global_queue(QOS_CLASS_UTILITY, 0);
+    __block dispatch_queue_t current_of_own_qos = NULL;
+    dispatch_semaphore_t own_done = dispatch_semaphore_create(0);
+    dispatch_block_t own_qos = dispatch_block_create_with_qos_class(DISPATCH_BLOCK_ENFORCE_QOS_CLASS, QOS_CLASS_USER_INITIATED, 0, ^{
+        current_of_own_qos = dispatch_get_current_queue();
+        dispatch_assert_queue(utility);
+        dispatch_semaphore_signal(own_done);
+    });
+    dispatch_async(utility, own_qos);
+    dispatch_semaphore_wait(own_done, DISPATCH_TIME_FOREVER);
+    CHECK(current_of_own_qos == utility, "a block with a QoS of its own runs on the global queue it was submitted to");
+    _Block_release(own_qos);
+    dispatch_release(own_done);
     char plain[128] = "";
     pthread_t thread;
     pthread_create(&thread, NULL, label_on_plain_thread, plain);

@@ -62,6 +62,24 @@ import Glibc
         #expect(serial.sync { DispatchQueue.getSpecific(key: key) } == 3)
     }
 
+    /// Work with a QoS of its own, submitted straight to a global queue, runs on that
+    /// queue for `dispatchPrecondition`, as on libdispatch (it was judged by its own QoS's
+    /// global queue, and a precondition on the queue it was submitted to trapped).
+    @Test func workWithItsOwnQoSRunsOnTheGlobalQueueItWasSubmittedTo() {
+        let seen = DispatchSemaphore(value: 0)
+        let answers = Mutex<[Bool]>([])
+        for flags: DispatchWorkItemFlags in [[], .enforceQoS] {
+            DispatchQueue.global(qos: .utility).async(qos: .userInitiated, flags: flags) {
+                let onUtility = isRunning(on: DispatchQueue.global(qos: .utility), exclusively: false)
+                let onOwn = isRunning(on: DispatchQueue.global(qos: .userInitiated), exclusively: false)
+                answers.withLock { $0.append(onUtility && !onOwn) }
+                seen.signal()
+            }
+            #expect(seen.wait(timeout: deadline()) == .success)
+        }
+        #expect(answers.withLock { $0 } == [true, true])
+    }
+
     /// `qos` reads as libdispatch reports it: the main queue and the default global queue
     /// have none of their own.
     @Test func queueQoSReadsAsLibdispatchReportsIt() {

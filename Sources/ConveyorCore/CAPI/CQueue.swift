@@ -213,14 +213,14 @@ package func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
 /// The queue whose work the calling thread runs: the innermost frame's; the main queue on
 /// the main thread outside any work, as libdispatch binds it; on a worker running work
 /// submitted straight to a global queue (which runs with no frame), that global queue,
-/// known from the worker's band and whether the job overcommits; nil on a thread the
-/// program made, outside any queue.
+/// known from its band (`Job.rootBand`) and whether the job overcommits; nil on a thread
+/// the program made, outside any queue.
 func currentQueue() -> DispatchQueue? {
     if let framed = DrainFrame.innermostQueue { return framed }
     if ThreadInfo.isMainThread { return DispatchQueue.main }
     guard let worker = Worker.current else { return nil }
     return worker.runsOvercommit.load(ordering: .relaxed)
-        ? DispatchQueue.overcommitRoot(for: worker.runningBand) : DispatchQueue.root(for: worker.runningBand)
+        ? DispatchQueue.overcommitRoot(for: worker.runningRootBand) : DispatchQueue.root(for: worker.runningRootBand)
 }
 
 /// The C records of queues for labels and `dispatch_get_current_queue`: a queue's C

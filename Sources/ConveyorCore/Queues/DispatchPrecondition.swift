@@ -76,9 +76,10 @@ func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
     }
     if found { return true }
     // The walk above followed every frame's targets up to its global queue. Work
-    // submitted straight to a global queue runs with no frame: its band tells which.
+    // submitted straight to a global queue runs with no frame: the band of the queue it
+    // was submitted to (`Job.rootBand`, not its own QoS) tells which.
     if queue.kind == .root, !exclusively, DrainFrame.innermostQueue == nil, let worker = Worker.current {
-        return worker.runningBand == queue.band
+        return worker.runningRootBand == queue.band
     }
     return false
 }

@@ -32,6 +32,7 @@ extension DispatchQueue {
     final func enqueue(_ job: consuming Job) {
         if kind == .root {
             job.isOvercommit = isOvercommitRoot   // assigned: a recycled job may carry an old flag
+            job.rootBand = band
             WorkerPool.shared.submit(job)
         } else {
             if kind == .main { MainQueueRunner.shared.noteEnqueued() }

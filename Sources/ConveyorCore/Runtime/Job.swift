@@ -32,6 +32,11 @@ class Job: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var band: QoSBand
     /// Whether this job must run alone on a concurrent queue.
     @exclusivity(unchecked) @usableFromInline final var isBarrier: Bool
+    /// The band of the global queue the job was submitted to straight (set by that
+    /// queue's `enqueue`): the queue its work runs on for `dispatchPrecondition` and C's
+    /// current queue, where `band` may be the job's own, more important QoS. (In the
+    /// padding before `redirectQueue`: a job is no larger for it.)
+    @exclusivity(unchecked) @usableFromInline final var rootBand: QoSBand
     /// Set while an item of a concurrent queue runs on the pool: the queue gets its width
     /// back when the item is done.
     @exclusivity(unchecked) @usableFromInline final var redirectQueue: DispatchQueue?
@@ -48,6 +53,7 @@ class Job: @unchecked Sendable {
     init(band: QoSBand, isBarrier: Bool = false, isQueueDrain: Bool = false) {
         self.band = band
         self.isBarrier = isBarrier
+        self.rootBand = band
         self.isQueueDrain = isQueueDrain
     }
 

@@ -61,6 +61,9 @@ final class Worker: @unchecked Sendable {
     var randomState: UInt32
     /// The band of the job this worker runs now.
     var runningBand: QoSBand = .default
+    /// The band of the global queue that job was submitted to, for work that runs with no
+    /// frame (`Job.rootBand`).
+    var runningRootBand: QoSBand = .default
     /// The group this worker owes leaves to (see `leaveLater`).
     var heldLeavesGroup: Unmanaged<DispatchGroup>?
     /// How many leaves of `heldLeavesGroup` this worker owes.
@@ -170,6 +173,7 @@ final class Worker: @unchecked Sendable {
             if nice != currentNice && !(nice < currentNice && cannotLowerNice) { adjustNice(nice) }
             progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             runningBand = job.band
+            runningRootBand = job.rootBand
             if let queue = job.redirectQueue {
                 job.redirectQueue = nil
                 queue.runRedirected(job)
