@@ -23,7 +23,7 @@ extension DispatchQueue {
     /// The iterations run as work of the global queue of the caller's QoS, as with
     /// libdispatch: inside them `DispatchQueue.getSpecific(key:)` sees that queue's values,
     /// not those of a queue the caller runs on.
-    public class func concurrentPerform(iterations: Int, execute work: @Sendable (Int) -> Void) {
+    @preconcurrency public class func concurrentPerform(iterations: Int, execute work: @Sendable (Int) -> Void) {
         concurrentPerform(iterations: iterations, onGlobal: root(for: Worker.current?.runningBand ?? .default), execute: work)
     }
 
