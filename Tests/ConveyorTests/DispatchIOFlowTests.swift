@@ -22,27 +22,10 @@ import Glibc
     @Test func aSlowHandlerBoundsTheDataInFlight() async {
         // In a child process: DataRegion.live counts every region of the process.
         await #expect(processExitsWith: .success) {
-            let size = 48 * 1024 * 1024
-            let path = makePatternFile(size: size, name: "slowhandler")
-            defer { unlink(path) }
-            let fd = open(path, O_RDONLY)
-            let most = Atomic<Int>(0)
-            let total = Atomic<Int>(0)
-            let done = DispatchSemaphore(value: 0)
-            let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: .global()) { _ in }
-            channel.read(offset: 0, length: Int.max, queue: DispatchQueue(label: "slow")) { finished, data, _ in
-                let live = DataRegion.live.load(ordering: .relaxed)
-                if live > most.load(ordering: .relaxed) { most.store(live, ordering: .relaxed) }
-                total.add(data?.count ?? 0, ordering: .relaxed)
-                usleep(3_000)
-                if finished { done.signal() }
-            }
-            guard done.wait(timeout: deadline()) == .success else { exit(2) }
-            channel.close()
-            guard total.load(ordering: .relaxed) == size else { exit(3) }
+            let most = mostLiveRegionsReading(size: 48 * 1024 * 1024, name: "slowhandler", handlerMicroseconds: 3_000)
             // At most the in-flight budget (4 MiB) plus the chunk that crossed it, and the
             // one being read: without the bound, all 48 chunks would pile up.
-            exit(most.load(ordering: .relaxed) <= 8 ? 0 : 4)
+            exit(most <= 8 ? 0 : 4)
         }
     }
 
@@ -52,22 +35,8 @@ import Glibc
     /// a reader at 100 ms a chunk reaching 879 MiB of memory in 3 s).
     @Test func aHandlerSlowerThanTheGraceStillBoundsTheRead() async {
         await #expect(processExitsWith: .success) {
-            let size = 16 * 1024 * 1024
-            let path = makePatternFile(size: size, name: "slowerhandler")
-            defer { unlink(path) }
-            let fd = open(path, O_RDONLY)
-            let most = Atomic<Int>(0)
-            let done = DispatchSemaphore(value: 0)
-            let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: .global()) { _ in }
-            channel.read(offset: 0, length: Int.max, queue: DispatchQueue(label: "slower")) { finished, _, _ in
-                let live = DataRegion.live.load(ordering: .relaxed)
-                if live > most.load(ordering: .relaxed) { most.store(live, ordering: .relaxed) }
-                usleep(100_000)
-                if finished { done.signal() }
-            }
-            guard done.wait(timeout: deadline()) == .success else { exit(2) }
-            channel.close()
-            exit(most.load(ordering: .relaxed) <= 8 ? 0 : 4)
+            let most = mostLiveRegionsReading(size: 16 * 1024 * 1024, name: "slowerhandler", handlerMicroseconds: 100_000)
+            exit(most <= 8 ? 0 : 4)
         }
     }
 
@@ -165,4 +134,29 @@ import Glibc
         #expect(early.load(ordering: .relaxed) == 0, "cleanup ran before the final read handler")
         #expect(finals.load(ordering: .relaxed) == channels)
     }
+}
+
+/// Reads a pattern file of `size` bytes through a random-access channel whose handler
+/// sleeps `handlerMicroseconds` on each call, and returns the most data regions alive at
+/// once, as the handler saw them. For a child process: exits 2 when the read does not end
+/// by the deadline, 3 when not every byte arrived.
+private func mostLiveRegionsReading(size: Int, name: String, handlerMicroseconds: UInt32) -> Int {
+    let path = makePatternFile(size: size, name: name)
+    defer { unlink(path) }
+    let fd = open(path, O_RDONLY)
+    let most = Atomic<Int>(0)
+    let total = Atomic<Int>(0)
+    let done = DispatchSemaphore(value: 0)
+    let channel = DispatchIO(type: .random, fileDescriptor: fd, queue: .global()) { _ in }
+    channel.read(offset: 0, length: Int.max, queue: DispatchQueue(label: name)) { finished, data, _ in
+        let live = DataRegion.live.load(ordering: .relaxed)
+        if live > most.load(ordering: .relaxed) { most.store(live, ordering: .relaxed) }
+        total.add(data?.count ?? 0, ordering: .relaxed)
+        usleep(handlerMicroseconds)
+        if finished { done.signal() }
+    }
+    guard done.wait(timeout: deadline()) == .success else { exit(2) }
+    channel.close()
+    guard total.load(ordering: .relaxed) == size else { exit(3) }
+    return most.load(ordering: .relaxed)
 }

@@ -386,11 +386,17 @@ package func cnv_dispatch_set_target_queue(_ handle: UnsafeMutableRawPointer?, _
     if box.isGlobal { return }
     // Groups, semaphores and I/O channels run their finalizer on their target (libdispatch
     // keeps one for every object with a context); data objects on the default global queue.
-    if box.kind == .group || box.kind == .semaphore || box.kind == .io {
+    switch box.kind {
+    case .group, .semaphore:
         box.context.finalizerTarget = target
-        if box.kind != .io { return }
+        return
+    case .io:
+        box.context.finalizerTarget = target   // and the channel takes the target below
+    case .data:
+        return
+    case .queue, .source:
+        break
     }
-    if box.kind == .data { return }
     if box.isRetargetable {
         // A queue from dispatch_queue_create, active from the start: retargeted in order
         // with its work, as libdispatch does (its header's comment on this call). Queues

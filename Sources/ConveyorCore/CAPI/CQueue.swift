@@ -203,10 +203,7 @@ package func cnv_dispatch_get_current_queue() -> UnsafeMutableRawPointer? {
     // queue's handle when it is one the C API made.
     let queue = currentQueue() ?? DispatchQueue.overcommitRoot(for: .default)
     if queue.kind == .main { return cnv_main_queue_handle() }
-    if queue.kind == .root {
-        let boxes = queue.isOvercommitRoot ? overcommitQueueObjects : globalQueueObjects
-        return Unmanaged.passUnretained(boxes[Int(queue.band.rawValue)]).toOpaque()
-    }
+    if queue.kind == .root { return Unmanaged.passUnretained(CLabels.box(of: queue)).toOpaque() }
     return CLabels.handle(of: queue) ?? cnv_dispatch_get_global_queue(0, 0)
 }
 
