@@ -46,13 +46,28 @@ import Glibc
     /// runs before DEFAULT is done (issue 25, finding 8: aging served any band that had
     /// waited 2 ms, so with 5 ms jobs some lower band was always aged and DEFAULT got 64
     /// and 29 of the first 200, then nothing until UTILITY was done). Submitted least
-    /// important first, interleaved, from a plain thread. In a child process, alone.
+    /// important first, interleaved, from a plain thread while spinning gates hold every
+    /// worker, so that the order measured is the scheduler's, not the submitter's pace (a
+    /// descheduled submitter failed it in CI under ThreadSanitizer). In a child process.
     @Test func agingNeverInvertsPriorityUnderLongJobs() async {
         let result = await #expect(processExitsWith: .exitCode(0), observing: [\.standardOutputContent]) {
             let perBand = 100
             let log = TestLog<Int>()
             let group = DispatchGroup()
             let bands: [DispatchQoS.QoSClass] = [.default, .utility, .background]
+            // Every worker is held by a spinning gate while the jobs are submitted, so that
+            // the scheduler chooses among full bands: a submitter the kernel deschedules
+            // (ThreadSanitizer, other suites beside it) would otherwise let the workers
+            // drain each job as it arrives, in arrival order. Spinning, not blocking, so
+            // that the pool adds no thread in the gates' place.
+            let gatesStarted = Counter(), gatesOpen = Counter()
+            for _ in 0..<WorkerPool.shared.cpuCount {
+                DispatchQueue.global(qos: .userInteractive).async {
+                    gatesStarted.increment()
+                    while gatesOpen.current == 0 { sched_yield() }
+                }
+            }
+            guard waitUntil({ gatesStarted.current == WorkerPool.shared.cpuCount }) else { exit(5) }
             for _ in 0..<perBand {
                 for band in (0..<bands.count).reversed() {
                     DispatchQueue.global(qos: bands[band]).async(group: group) {
@@ -61,6 +76,7 @@ import Glibc
                     }
                 }
             }
+            gatesOpen.increment()
             guard group.wait(timeout: deadline()) == .success else { exit(2) }
             let order = log.values
             let counts = (0..<bands.count).map { band in order.prefix(perBand).filter { $0 == band }.count }
