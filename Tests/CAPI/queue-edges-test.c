@@ -184,11 +184,65 @@ static void test_qos_classes(void) {
     dispatch_release(utility);
 }
 
+/// The global queue a queue's work runs "on" for dispatch_assert_queue: a serial queue's
+/// default target is the overcommitting default global queue, a concurrent queue's the
+/// plain one, and the main thread runs on the main queue and so on the overcommitting one.
+/// A wrong answer traps here.
+static void test_global_queue_identity(void) {
+    dispatch_queue_t overcommit = dispatch_get_global_queue(0, 2), plain = dispatch_get_global_queue(0, 0);
+    dispatch_assert_queue(overcommit);
+    dispatch_assert_queue_not(plain);
+    dispatch_queue_t serial = dispatch_queue_create("identity-serial", NULL);
+    dispatch_queue_t concurrent = dispatch_queue_create("identity-concurrent", DISPATCH_QUEUE_CONCURRENT);
+    dispatch_sync(serial, ^{ dispatch_assert_queue(overcommit); dispatch_assert_queue_not(plain); });
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    dispatch_async(serial, ^{
+        dispatch_assert_queue(overcommit);
+        dispatch_assert_queue_not(plain);
+        dispatch_semaphore_signal(done);
+    });
+    CHECK(dispatch_semaphore_wait(done, in_seconds(10)) == 0, "a serial queue's block ran");
+    dispatch_async(concurrent, ^{
+        dispatch_assert_queue(plain);
+        dispatch_assert_queue_not(overcommit);
+        dispatch_semaphore_signal(done);
+    });
+    CHECK(dispatch_semaphore_wait(done, in_seconds(10)) == 0, "a concurrent queue's block ran");
+    dispatch_release(serial);
+    dispatch_release(concurrent);
+    dispatch_release(done);
+}
+
+/// An idle queue is retargeted before dispatch_set_target_queue returns: its next block
+/// runs on the new target while the old one is suspended.
+static void test_idle_queue_moves_at_once(void) {
+    dispatch_queue_t old_target = dispatch_queue_create("old-target", NULL);
+    dispatch_queue_t new_target = dispatch_queue_create("new-target", NULL);
+    dispatch_queue_t queue = dispatch_queue_create("moving", NULL);
+    dispatch_set_target_queue(queue, old_target);
+    dispatch_sync(queue, ^{});
+    dispatch_suspend(old_target);
+    dispatch_set_target_queue(queue, new_target);
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    dispatch_async(queue, ^{
+        dispatch_assert_queue(new_target);
+        dispatch_semaphore_signal(done);
+    });
+    CHECK(dispatch_semaphore_wait(done, in_seconds(10)) == 0, "an idle queue's next block runs on its new target, the old one suspended");
+    dispatch_resume(old_target);
+    dispatch_release(queue);
+    dispatch_release(old_target);
+    dispatch_release(new_target);
+    dispatch_release(done);
+}
+
 int main(void) {
     test_main_and_global_queues_ignore_changes();
     test_current_queue_of_global_work();
     test_finalizers_follow_the_target();
     test_qos_classes();
+    test_global_queue_identity();
+    test_idle_queue_moves_at_once();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
     return failures ? 1 : 0;
 }

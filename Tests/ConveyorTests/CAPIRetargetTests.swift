@@ -97,6 +97,47 @@ import Testing
         cnv_dispatch_release(target)
     }
 
+    /// An idle queue is retargeted before the call returns, as libdispatch's try-sync does:
+    /// its next item runs on the new target even while the old one is suspended (a
+    /// fresh-eyes review found it held there until the old target resumed).
+    @Test(arguments: [false, true])
+    func anIdleQueueMovesAtOnceAwayFromASuspendedTarget(concurrent: Bool) throws {
+        let oldTarget = try #require(cnv_dispatch_queue_create("old-target", nil))
+        let newTarget = try #require(cnv_dispatch_queue_create("new-target", nil))
+        let handle = try #require(cnv_dispatch_queue_create("moving", CQueueAttributes(concurrent: concurrent).handle))
+        cnv_dispatch_set_target_queue(handle, oldTarget)
+        let queue = CObject.queue(handle, "test")
+        queue.sync {}   // idle again
+        cnv_dispatch_suspend(oldTarget)
+        cnv_dispatch_set_target_queue(handle, newTarget)
+        #expect(queue.targetQueue === CObject.queue(newTarget, "test"))
+        let ran = DispatchSemaphore(value: 0)
+        let newQueue = CObject.queue(newTarget, "test")
+        let onNewTarget = TestLog<Bool>()
+        queue.async {
+            onNewTarget.append(isRunning(on: newQueue, exclusively: false))
+            ran.signal()
+        }
+        #expect(ran.wait(timeout: deadline()) == .success)
+        #expect(onNewTarget.values == [true])
+        cnv_dispatch_resume(oldTarget)
+        [handle, oldTarget, newTarget].forEach { cnv_dispatch_release($0) }
+    }
+
+    /// Retargeted at once, the queue's `sync` from a thread holding the new target is the
+    /// deadlock it is, and traps (it hung, waiting behind the retarget barrier).
+    @Test func syncRightAfterAnIdleRetargetOntoAHeldTargetTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let target = cnv_dispatch_queue_create("held-target", nil)
+            let queue = cnv_dispatch_queue_create("moved", nil)
+            CObject.queue(target, "test").sync {
+                cnv_dispatch_set_target_queue(queue, target)
+                CObject.queue(queue, "test").sync {}
+            }
+        }
+        #expect(Self.message(result).contains("sync called on queue 'moved' already owned by the current thread (through its target 'held-target')"))
+    }
+
     @Test func queueMadeWithATargetTrapsWhenActive() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let queue = cnv_dispatch_queue_create_with_target("with-target", nil, nil)

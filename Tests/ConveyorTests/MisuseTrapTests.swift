@@ -142,4 +142,67 @@ import Testing
         }
         expectTrap("not running on queue 'shared' as a barrier", result: asBarrier)
     }
+
+    // libdispatch lets a work item (a block object) be waited for once, and traps when one
+    // that ran more than once is waited for or observed, or when one runs again after a
+    // wait for it returned (its `dispatch_block_wait`, `dispatch_block_notify` and block
+    // invoke checks). A fresh-eyes review found Conveyor returning instead.
+
+    @Test func waitingTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let item = DispatchWorkItem {}
+            DispatchQueue.global().async(execute: item)
+            item.wait()
+            item.wait()
+        }
+        expectTrap("may not be waited for more than once", result: result)
+    }
+
+    @Test func twoWaitersAtOnceTrap() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let item = DispatchWorkItem {}
+            let queue = DispatchQueue(label: "held", attributes: .initiallyInactive)
+            queue.async(execute: item)   // never runs: the queue stays inactive
+            let firstIsWaiting = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                firstIsWaiting.signal()
+                item.wait()
+            }
+            firstIsWaiting.wait()
+            // The first waiter may not have reached its wait yet: wait with a timeout until
+            // the trap comes from one of the two (a timed-out wait allows the next one).
+            while true { _ = item.wait(timeout: .now() + .milliseconds(10)) }
+        }
+        expectTrap("may not be waited for more than once", result: result)
+    }
+
+    @Test func waitingForAnItemThatRanTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let item = DispatchWorkItem {}
+            item.perform()
+            item.perform()
+            item.wait()
+        }
+        expectTrap("wait for a work item (block object) that ran more than once", result: result)
+    }
+
+    @Test func runningAgainAfterAWaitTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let item = DispatchWorkItem {}
+            item.perform()
+            item.wait()
+            item.perform()
+        }
+        expectTrap("ran again after a wait for it returned", result: result)
+    }
+
+    @Test func notifyOnAnItemThatRanTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let item = DispatchWorkItem {}
+            item.perform()
+            item.perform()
+            item.notify(queue: .global()) {}
+        }
+        expectTrap("notify on a work item (block object) that ran more than once", result: result)
+    }
 }

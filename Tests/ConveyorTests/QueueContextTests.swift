@@ -150,13 +150,18 @@ import Glibc
             dispatchPrecondition(condition: .onQueueAsBarrier(concurrent))
         }
         let done = DispatchSemaphore(value: 0)
+        let onOvercommitRoot = TestLog<Bool>()
         child.async {
             dispatchPrecondition(condition: .onQueue(child))
             dispatchPrecondition(condition: .onQueue(serial))   // through the target
-            dispatchPrecondition(condition: .onQueue(.global()))
+            // A serial queue on its default target runs on the overcommitting global queue,
+            // as on libdispatch, not on `.global()` (a fresh-eyes review found it on both).
+            dispatchPrecondition(condition: .notOnQueue(.global()))
+            onOvercommitRoot.append(isRunning(on: DispatchQueue.overcommitRoot(for: .default), exclusively: false))
             done.signal()
         }
         #expect(done.wait(timeout: deadline()) == .success)
+        #expect(onOvercommitRoot.values == [true])
         DispatchQueue.global(qos: .utility).async {
             dispatchPrecondition(condition: .onQueue(.global(qos: .utility)))
             dispatchPrecondition(condition: .notOnQueue(.global(qos: .userInteractive)))
@@ -165,16 +170,71 @@ import Glibc
         #expect(done.wait(timeout: deadline()) == .success)
         dispatchPrecondition(condition: .notOnQueue(serial))
     }
+
+    /// Which global queue a queue's work runs on, for `dispatchPrecondition` and
+    /// `dispatch_assert_queue`, as libdispatch's targets are: a serial queue with no target
+    /// given is on the overcommitting global queue of its QoS, one given `.global()` on that
+    /// queue, a concurrent queue on the plain global queue. (Conveyor schedules them all on
+    /// the same pool; only the identity differs.)
+    @Test(arguments: [false, true])
+    func queuesRunOnTheGlobalQueueLibdispatchGivesThem(submitAsync: Bool) {
+        func onQueues(_ queue: DispatchQueue, _ asks: [DispatchQueue]) -> [Bool] {
+            let seen = TestLog<[Bool]>()
+            let body: @Sendable () -> Void = { seen.append(asks.map { isRunning(on: $0, exclusively: false) }) }
+            if submitAsync {
+                let done = DispatchSemaphore(value: 0)
+                queue.async { body(); done.signal() }
+                _ = done.wait(timeout: deadline())
+            } else {
+                queue.sync(execute: body)
+            }
+            return seen.values.first ?? []
+        }
+        let plain = DispatchQueue.global(), utility = DispatchQueue.global(qos: .utility)
+        let plainOvercommit = DispatchQueue.overcommitRoot(for: .default)
+        let utilityOvercommit = DispatchQueue.overcommitRoot(for: .utility)
+        let asks = [plain, plainOvercommit, utility, utilityOvercommit]
+        #expect(onQueues(DispatchQueue(label: "serial"), asks) == [false, true, false, false])
+        #expect(onQueues(DispatchQueue(label: "serial-utility", qos: .utility), asks) == [false, false, false, true])
+        #expect(onQueues(DispatchQueue(label: "serial-on-global", target: .global()), asks) == [true, false, false, false])
+        #expect(onQueues(DispatchQueue(label: "concurrent", attributes: .concurrent), asks) == [true, false, false, false])
+        let child = DispatchQueue(label: "child", target: DispatchQueue(label: "parent", qos: .utility))
+        #expect(onQueues(child, asks) == [false, false, false, true])
+        // Work submitted straight to a global queue is on that queue only.
+        #expect(onQueues(plain, asks) == [true, false, false, false])
+    }
 }
 
 @Suite struct WorkItemTests {
+    /// What stays allowed: a wait that timed out leaves the item to be waited for again,
+    /// an item may run more than once when nobody waits, and one run may be observed by
+    /// any number of notifications.
+    @Test func aTimedOutWaitAllowsAnotherAndUnwatchedItemsRunAgain() {
+        let queue = DispatchQueue(label: "held-then-run", attributes: .initiallyInactive)
+        let runs = Counter()
+        let item = DispatchWorkItem { runs.increment() }
+        queue.async(execute: item)
+        #expect(item.wait(timeout: .now() + .milliseconds(20)) == .timedOut)
+        #expect(item.wait(timeout: .now() + .milliseconds(20)) == .timedOut)
+        let notified = DispatchSemaphore(value: 0)
+        item.notify(queue: .global()) { notified.signal() }
+        item.notify(queue: .global()) { notified.signal() }
+        queue.activate()
+        #expect(item.wait(timeout: deadline()) == .success)
+        #expect(notified.wait(timeout: deadline()) == .success)
+        #expect(notified.wait(timeout: deadline()) == .success)
+        let again = DispatchWorkItem { runs.increment() }
+        again.perform()
+        again.perform()
+        #expect(runs.current == 3)
+    }
+
     @Test func performRunsTheBlockAndWaitReturns() {
         let counter = Counter()
         let item = DispatchWorkItem { counter.increment() }
         item.perform()
-        item.wait()
+        item.wait()   // once: a second wait traps, as on libdispatch (WorkItemMisuseTests)
         #expect(counter.current == 1)
-        #expect(item.wait(timeout: .now()) == .success)
     }
 
     @Test func asyncWorkItemNotifiesAndWaits() {
@@ -241,7 +301,11 @@ import Glibc
         #expect(item.wait(timeout: deadline()) == .success)
         queue.sync {}
         #expect(counter.current == 0)
-        item.perform()
+        // Performed directly, a cancelled item is skipped too. (Not `item`: running an item
+        // again after a wait for it returned traps, as on libdispatch.)
+        let skipped = DispatchWorkItem { counter.increment() }
+        skipped.cancel()
+        skipped.perform()
         #expect(counter.current == 0)
     }
 

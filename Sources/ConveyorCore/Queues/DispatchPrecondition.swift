@@ -70,16 +70,19 @@ func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
         var level: DispatchQueue? = framed
         while let current = level {
             if current === queue { found = true; return false }
-            level = current.targetQueue
+            level = current.identityTarget
         }
         return true
     }
     if found { return true }
+    // libdispatch's main thread runs "on" the main queue outside any work as well, and so
+    // on the main queue's target, the default overcommitting global queue.
+    if !exclusively && ThreadInfo.isMainThread && queue === DispatchQueue.overcommitRoot(for: .default) { return true }
     // The walk above followed every frame's targets up to its global queue. Work
     // submitted straight to a global queue runs with no frame: the band of the queue it
     // was submitted to (`Job.rootBand`, not its own QoS) tells which.
     if queue.kind == .root, !exclusively, DrainFrame.innermostQueue == nil, let worker = Worker.current {
-        return worker.runningRootBand == queue.band
+        return worker.runningRootBand == queue.band && worker.runsOvercommit.load(ordering: .relaxed) == queue.isOvercommitRoot
     }
     return false
 }

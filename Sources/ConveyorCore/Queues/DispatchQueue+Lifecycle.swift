@@ -66,7 +66,7 @@ extension DispatchQueue {
             fatalError("Conveyor: setTarget(queue:) called on active queue '\(label)'; create it with .initiallyInactive and set the target before activate()")
         }
         let target = resolvedTarget(newTarget, caller: "setTarget(queue:)")
-        setTargetWord(target)?.release()
+        setTargetWord(target, isDefault: newTarget == nil)?.release()
     }
 
     /// `newTarget`, or the root queue of this queue's band for nil; traps when this queue
@@ -86,11 +86,12 @@ extension DispatchQueue {
     /// Installs `target` (retained) and returns the previous target's reference, which
     /// the caller releases or keeps. Written only while the queue is inactive or held
     /// alone (`RetargetJob`); the stores release what the readers' acquiring loads see.
-    final func setTargetWord(_ target: DispatchQueue) -> Unmanaged<DispatchQueue>? {
+    final func setTargetWord(_ target: DispatchQueue, isDefault: Bool) -> Unmanaged<DispatchQueue>? {
         // Relaxed: the readers that hold the queue order it by their acquiring claim of the
         // queue's state, which the release of the queue after this (the inactive queue's
         // activation, or the end of `RetargetJob`'s barrier) publishes.
         rootTargeted.store(target.kind == .root, ordering: .relaxed)
+        defaultTargeted.store(isDefault, ordering: .relaxed)
         let old = targetWord.exchange(UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), ordering: .acquiringAndReleasing)
         return UnsafeRawPointer(bitPattern: old).map { Unmanaged<DispatchQueue>.fromOpaque($0) }
     }
@@ -101,10 +102,50 @@ extension DispatchQueue {
     /// item submitted before it has run, and the drain that ran it ends there, so the
     /// next items are scheduled on the new target. `retire` receives the old target,
     /// which must then live as long as this queue (see `RetargetJob`).
+    /// An idle queue that is not suspended is retargeted here, before the call returns,
+    /// as libdispatch's try-sync does (`_dispatch_barrier_trysync_or_async_f`): the
+    /// barrier would otherwise wait for a CPU, or for ever behind a suspended old target.
     final func retargetInOrder(to newTarget: DispatchQueue?, retire: @escaping @Sendable (DispatchQueue) -> Void) {
         if kind == .root || kind == .main { return }
         let target = resolvedTarget(newTarget, caller: "dispatch_set_target_queue")
-        enqueue(RetargetJob(queue: self, target: target, retire: retire))
+        if retargetIfIdle(target, isDefault: newTarget == nil, retire: retire) { return }
+        enqueue(RetargetJob(queue: self, target: target, isDefault: newTarget == nil, retire: retire))
+    }
+
+    /// Claims the queue alone as an idle `sync` barrier would (only the queue itself, not
+    /// its targets, as libdispatch's try-sync), swaps the target, and gives the queue
+    /// back. The claim's acquiring compare-and-swap and the release that ends it order
+    /// the swap with every drain and claim, as `RetargetJob`'s barrier does; an item
+    /// pushed meanwhile is scheduled, by the ending, on the new target.
+    private func retargetIfIdle(_ target: DispatchQueue, isDefault: Bool, retire: (DispatchQueue) -> Void) -> Bool {
+        let held: UInt64
+        switch kind {
+        case .serial: held = QueueState.enqueued
+        case .concurrent: held = QueueState.barrierActive
+        case .root, .main: return false
+        }
+        guard state.load(ordering: .relaxed) == 0, items.isEmpty,
+              state.compareExchange(expected: 0, desired: held, ordering: .acquiring).exchanged
+        else { return false }
+        if let old = setTargetWord(target, isDefault: isDefault) { retire(old.takeRetainedValue()) }
+        if kind == .serial { endClaimedSyncDrain() } else { barrierCompleted() }
+        return true
+    }
+
+    /// The next queue of this queue's chain as `dispatchPrecondition` and
+    /// `dispatch_assert_queue` see it: the target, but for a serial queue on its default
+    /// target, the overcommitting global queue of that band, as libdispatch's default
+    /// target of a serial queue is (`defaultTargeted`); for the main queue, the default
+    /// overcommitting global queue.
+    final var identityTarget: DispatchQueue? {
+        // libdispatch's main queue targets the default overcommitting global queue.
+        if kind == .main { return DispatchQueue.overcommitRoot(for: .default) }
+        guard let target = targetQueue else { return nil }
+        if kind == .serial && target.kind == .root && !target.isOvercommitRoot
+            && defaultTargeted.load(ordering: .relaxed) {
+            return DispatchQueue.overcommitRoot(for: target.band)
+        }
+        return target
     }
 
     /// The target as a number, for a drain to see whether a barrier it ran retargeted the
@@ -128,16 +169,18 @@ extension DispatchQueue {
 final class RetargetJob: Job, @unchecked Sendable {
     private let queue: DispatchQueue
     private let target: DispatchQueue
+    private let isDefault: Bool
     private let retire: @Sendable (DispatchQueue) -> Void
 
-    init(queue: DispatchQueue, target: DispatchQueue, retire: @escaping @Sendable (DispatchQueue) -> Void) {
+    init(queue: DispatchQueue, target: DispatchQueue, isDefault: Bool, retire: @escaping @Sendable (DispatchQueue) -> Void) {
         self.queue = queue
         self.target = target
+        self.isDefault = isDefault
         self.retire = retire
         super.init(band: queue.band, isBarrier: true)
     }
 
     override func run(on _: DispatchQueue?) {
-        if let old = queue.setTargetWord(target) { retire(old.takeRetainedValue()) }
+        if let old = queue.setTargetWord(target, isDefault: isDefault) { retire(old.takeRetainedValue()) }
     }
 }

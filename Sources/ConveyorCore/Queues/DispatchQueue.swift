@@ -111,6 +111,12 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     /// `rootTargeted`'s value (relaxed: the readers order it by their acquiring `state`
     /// accesses, the writers by the releases that publish the queue or free it).
     @usableFromInline final var isRootTargeted: Bool { rootTargeted.load(ordering: .relaxed) }
+    /// Whether the target is the default one (none given, or nil): for a serial queue,
+    /// libdispatch's default is the overcommitting global queue of its QoS, so that is the
+    /// global queue its work runs "on" for `dispatchPrecondition` and
+    /// `dispatch_assert_queue` (`identityTarget`), though Conveyor schedules it as the
+    /// plain one. Written and read as `rootTargeted`.
+    let defaultTargeted: Atomic<Bool>
     /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
     let hasSpecifics = Atomic<Bool>(false)
     /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
@@ -149,6 +155,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         isOvercommitRoot = false
         targetWord = Atomic(UInt(bitPattern: Unmanaged.passRetained(resolvedTarget).toOpaque()))
         rootTargeted = Atomic(resolvedTarget.kind == .root)
+        defaultTargeted = Atomic(target == nil)
         state = Atomic(attributes.contains(.initiallyInactive) ? QueueState.inactive : 0)
         super.init()
     }
@@ -163,6 +170,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         requestedRelativePriority = 0
         targetWord = Atomic(0)
         rootTargeted = Atomic(false)
+        defaultTargeted = Atomic(false)
         state = Atomic(0)
         super.init()
     }
