@@ -99,7 +99,20 @@ func checkStopDuringRepeatingTimer() -> Never {
     exit(box.values.count < 5 ? 0 : 4)
 }
 
+/// One turn of the run loop runs every block queued on the main queue before it, as
+/// libdispatch's snapshot drain does (Conveyor's drain stopped at 256: test helpers that
+/// spin the run loop once to flush the main queue saw part of the work).
+@MainActor
+func checkOneTurnRunsAllQueued() -> Never {
+    let box = Box()
+    for i in 0..<1000 { DispatchQueue.main.async { box.values.append(i) } }
+    _ = RunLoop.main.run(mode: .default, before: Date())
+    print("one turn ran \(box.values.count) of 1000")
+    exit(box.values == Array(0..<1000) ? 0 : 1)
+}
+
 let modes: [String: @MainActor () -> Never] = [
+    "one-turn-runs-all-queued": checkOneTurnRunsAllQueued,
     "stop-during-repeating-timer": checkStopDuringRepeatingTimer,
     "async": checkAsync,
     "sync-from-worker": checkSyncFromWorker,

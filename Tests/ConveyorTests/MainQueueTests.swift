@@ -68,7 +68,8 @@ import Glibc
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     }
 
-    @Test(arguments: ["async", "sync-from-worker", "queue-targeting-main", "main-actor", "stop-during-repeating-timer"])
+    @Test(arguments: ["async", "sync-from-worker", "queue-targeting-main", "main-actor", "stop-during-repeating-timer",
+                      "one-turn-runs-all-queued"])
     func foundationsRunLoopServesTheMainQueue(mode: String) throws {
         let outcome = try runProbe(mode, program: "conveyor-runloop-probe")
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")

@@ -225,7 +225,9 @@ extension DispatchQueue {
                 }
                 streak += 1
                 budget -= 1
-                if budget == 0 { return false }
+                // The main queue runs its whole snapshot, as libdispatch's does: a run loop
+                // turn (`RunLoop.main.run(until: Date())`) flushes all the work queued before it.
+                if budget == 0 && kind != .main { return false }
             }
         }
     }
