@@ -57,6 +57,7 @@ grep -q "R_X86_64_COPY.*_dispatch_main_q" <<<"$relocations" || [ "$(uname -m)" !
     || { echo "abi-probe-no-pie has no copy relocation of _dispatch_main_q: it tests nothing"; exit 1; }
 clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
 clang "${c_flags[@]}" -shared -fPIC Tests/DropIn/early-user.c -o "$out/libearly-user.so"
+clang "${c_flags[@]}" Tests/DropIn/signal-probe.c -o "$out/signal-probe"
 for test in capi-test data-io-test lifetime-test queue-edges-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
 clang "${c_flags[@]}" Examples/C/chapter.c -o "$out/chapter"
 clang++ "${c_flags[@]}" Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp"
@@ -121,6 +122,20 @@ expect_refusal "misuse traps with its message in the optimized library (an unbal
     "unbalanced call to DispatchGroup.leave()" "$run" "$out/misuse-probe" leave
 expect_refusal "loaded by dlopen after libdispatch started: refused" \
     "was loaded after libdispatch" env CONVEYOR_DROP_IN="$bin/libConveyorDropIn.so" "$out/misuse-probe" late
+
+echo "== a program that is not a Swift program keeps its signals' default action (the runtime the library brings installs crash handlers)"
+# SWIFT_BACKTRACE=enable=no, set above for the whole script, would hide the handlers.
+for signal in SEGV BUS ILL ABRT FPE TRAP QUIT; do
+    for mode in plain dispatch; do
+        env -u SWIFT_BACKTRACE timeout 60 "$run" "$out/signal-probe" "$signal" "$mode" >"$out/signal.log" 2>&1; status=$?
+        expected=$((128 + $(kill -l "$signal")))
+        if [ "$status" -eq "$expected" ]; then
+            echo "ok   SIG$signal ends a C program ($mode) as without the library (status $status)"
+        else
+            echo "FAIL SIG$signal under the library: status $status, expected $expected"; cat "$out/signal.log"; failed=1
+        fi
+    done
+done
 
 echo "== a program that links Conveyor's Swift module, under the drop-in library: one runtime, the program's"
 "$run" "$bin/conveyor-adoption-probe" one-runtime || { echo "FAIL one runtime per process"; failed=1; }
