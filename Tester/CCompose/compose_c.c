@@ -43,6 +43,10 @@ void *compose_c_queue_create(const char *label, int concurrent, int inactive, vo
 
 void *compose_c_global(int qos) { return global_queue(qos); }
 
+void *compose_c_queue_create_retargetable(const char *label) { return dispatch_queue_create(label, DISPATCH_QUEUE_SERIAL); }
+
+void compose_c_set_target(void *queue, void *target) { dispatch_set_target_queue((dispatch_queue_t)queue, (dispatch_queue_t)target); }
+
 // `dispatch_queue_set_width` is in libdispatch's private headers, which the toolchain does
 // not install; libdispatch exports it, and Conveyor's C API has it under its `cnv_` prefix.
 #ifdef __CONVEYOR_DISPATCH__

@@ -144,6 +144,8 @@ extension Runner {
             compose_c_resume(cQueues[q])
         case let .transient(serial, blocks, resubmit, group):
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
+        case let .retarget(from, to, before, after, sync):
+            retarget(from: from, to: to, before: before, after: after, sync: sync)
         case let .crowd(q, members, serial, barrier):
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
         case let .busyPoster(q, members, serial):

@@ -88,6 +88,11 @@ struct Program: Sendable {
         /// submitting thread (MainActor jobs ran after every main-queue block under Swift
         /// 6.3 until Conveyor became the main executor: found by a review, not by this tester).
         case mainQueue(actor: Bool, body: [Op])
+        /// A new serial queue retargeted while active (C API, plain threads only): onto
+        /// `from`, `before` blocks, onto `to`, `after` blocks and a `sync` when `sync`
+        /// (Retarget.swift). Idle, libdispatch moves it before the call returns (Conveyor
+        /// held it behind a suspended old target: found by a review, not by this tester).
+        case retarget(from: Int, to: Int, before: Int, after: Int, sync: Bool)
     }
 
     let seed: UInt64
@@ -139,6 +144,15 @@ extension Program {
         var generator = Generator(random: random, queues: queues, api: api)
         var threads = (0..<generator.random.within(1...3)).map { _ in
             (0..<generator.random.within(1...6)).map { _ in generator.op(depth: 0, plainThread: true, aboveTree: -1) }
+        }
+        // Retargets come from a stream of their own too (seeds keep their programs).
+        if api == .c {
+            var moves = SeededRandom(seed: seed ^ 0x5245_5441_5247)
+            for index in threads.indices where moves.percent(40) {
+                let move = Op.retarget(from: moves.below(queues.count), to: moves.below(queues.count),
+                                       before: moves.below(5), after: moves.within(1...4), sync: moves.percent(40))
+                threads[index].insert(move, at: moves.below(threads[index].count + 1))
+            }
         }
         // Main-queue work comes from a stream of its own and goes in between what the
         // threads already do, so that seeds still make the programs they made before (plus
@@ -298,6 +312,9 @@ extension Program: CustomStringConvertible {
             lines.append(indent + "group: \(members) x async(q\(queue)) { sync\(barrier ? "(barrier)" : "") onto a new \(serial ? "serial" : "concurrent") queue }, wait")
         case let .busyPoster(queue, members, serial):
             lines.append(indent + "async(global) { async(\(serial ? "new serial queue" : "global")) { open gate }, stay runnable }, group: \(members) x async(q\(queue)) { wait for gate }, wait")
+        case let .retarget(from, to, before, after, sync):
+            lines.append(indent + "new serial queue -> q\(from), \(before) x async, retarget -> q\(to), \(after) x async"
+                         + (sync ? ", sync" : "") + ", released at once")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

@@ -109,7 +109,7 @@ extension Runner {
             #endif
         case let .transient(serial, blocks, resubmit, group):
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
-        case .applyOn:
+        case .applyOn, .retarget:
             preconditionFailure("the generator makes no \(op) for the Swift API")
         case let .crowd(q, members, serial, barrier):
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)

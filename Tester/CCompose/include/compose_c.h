@@ -30,6 +30,11 @@ typedef void (*compose_apply_function_t)(void *context, size_t iteration);
 void *compose_c_queue_create(const char *label, int concurrent, int inactive, void *target, int qos);
 /// The global queue of QoS class index `qos`.
 void *compose_c_global(int qos);
+/// A serial queue made by `dispatch_queue_create` (no target given): one that
+/// `dispatch_set_target_queue` may retarget while it is active.
+void *compose_c_queue_create_retargetable(const char *label);
+/// `dispatch_set_target_queue`.
+void compose_c_set_target(void *queue, void *target);
 /// libdispatch's private `dispatch_queue_set_width`: at most `width` of a concurrent
 /// queue's blocks (and `sync` callers) run at once.
 void compose_c_set_width(void *queue, long width);
