@@ -64,6 +64,14 @@ func useEveryDeclaration() {
     _ = DispatchData.subdata(in:)
     _ = DispatchData.region(location:)
     _ = DispatchData.forEachRegion(_:)
+    let _: Conveyor.DispatchData.Region.Type = DispatchData.Region.self
+    let _: Conveyor.DispatchData.Region.Index.Type = DispatchData.Region.Index.self
+    let _: Conveyor.DispatchData.Region.Indices.Type = DispatchData.Region.Indices.self
+    let _: Conveyor.DispatchData.Region.SubSequence.Type = DispatchData.Region.SubSequence.self
+    _ = \DispatchData.Region.startIndex
+    _ = \DispatchData.Region.endIndex
+    _ = \DispatchData.Region.regions
+    _ = \DispatchData.regions
     _ = \DispatchData.description
     _ = \DispatchData.debugDescription
     let _: Conveyor.DispatchDataIterator.Type = DispatchDataIterator.self
@@ -296,6 +304,8 @@ func useEveryDeprecatedDeclaration() {
 }
 
 // Not named one by one (each is reached through its type, checked above):
+// - DispatchData.Region subscript (reached through its type)
+// - DispatchData.Region.withUnsafeBytes(_:) (overloaded or generic: reached through its type)
 // - DispatchData.append(_:) (overloaded or generic: reached through its type)
 // - DispatchData.append(_:count:) (mutating: reached through its type)
 // - DispatchData.copyBytes(to:count:) (overloaded or generic: reached through its type)

@@ -47,6 +47,28 @@ final class DispatchDataBridgeTests: XCTestCase {
         XCTAssertEqual(bridged.map { Array($0) }, [UInt8](repeating: 0xAB, count: 4096))
     }
 
+    /// Foundation's `DataProtocol`, as the toolchain's data has it: generic code takes
+    /// Conveyor's data region by region.
+    func testConveyorDataIsDataProtocol() {
+        func describe<Bytes: DataProtocol>(_ bytes: Bytes) -> (regions: Int, data: Data, found: Range<Bytes.Index>?) {
+            (bytes.regions.count, Data(bytes), bytes.firstRange(of: Array("lo, w".utf8)))
+        }
+        var data = Conveyor.DispatchData.empty
+        [UInt8]("hello, ".utf8).withUnsafeBytes { data.append($0) }
+        [UInt8]("world".utf8).withUnsafeBytes { data.append($0) }
+        let whole = describe(data)
+        XCTAssertEqual(whole.regions, 2)
+        XCTAssertEqual(whole.data, Data("hello, world".utf8))
+        XCTAssertEqual(whole.found, 3..<8)
+        let region = describe(data.regions[1])
+        XCTAssertEqual(region.regions, 1)
+        XCTAssertEqual(region.data, Data("world".utf8))
+        var copied = [UInt8](repeating: 0, count: 5)
+        XCTAssertEqual(copied.withUnsafeMutableBytes { data.regions[1].copyBytes(to: $0) }, 5)
+        XCTAssertEqual(copied, Array("world".utf8))
+        XCTAssertEqual(Data(data[2..<9]), Data("llo, wo".utf8))
+    }
+
     func testDispatchDataBecomesConveyorDataInOneRegion() {
         var data = Dispatch.DispatchData.empty
         [UInt8]("hello, ".utf8).withUnsafeBytes { data.append($0) }

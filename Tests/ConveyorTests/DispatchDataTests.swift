@@ -65,6 +65,23 @@ private final class DeallocCounter: @unchecked Sendable {
         #expect(value.reversed().count == 13 && value.indices.count == 13)
     }
 
+    /// `regions` (Foundation's member on the toolchain's data): each contiguous run, at its
+    /// position in the data, its bytes shared and kept alive by the region.
+    @Test func regionsAreTheContiguousRunsInOrder() {
+        var regions = sample().regions
+        #expect(regions.map { "\($0.startIndex):" + String(decoding: Array($0), as: UTF8.self) }
+                == ["0:hello", "5: ", "6:world", "11:!!"])
+        #expect(regions[2][7] == UInt8(ascii: "o") && regions[2].endIndex == 11)
+        #expect(regions[3].regions.count == 1 && Array(regions[3].regions.first!) == Array("!!".utf8))
+        let viaPointer = regions[0].withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        #expect(viaPointer == "hello")
+        #expect(Array(regions[2][7..<9]) == Array("or".utf8))
+        let kept = regions[2]
+        regions.removeAll()   // the data and the other regions are gone; this one still reads
+        #expect(Array(kept) == Array("world".utf8))
+        #expect(DispatchData.empty.regions.isEmpty)
+    }
+
     @Test func regionAtLocation() {
         let value = sample()
         let expected: [(Int, String, Int)] = [
