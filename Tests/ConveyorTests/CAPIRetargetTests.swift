@@ -138,6 +138,28 @@ import Testing
         #expect(Self.message(result).contains("sync called on queue 'moved' already owned by the current thread (through its target 'held-target')"))
     }
 
+    /// Which global queue a C queue is "on" (`dispatch_assert_queue`), as libdispatch
+    /// targets it: a serial queue made with overcommit switched off is on the plain global
+    /// queue (not the overcommitting one a serial queue defaults to), and one retargeted to
+    /// NULL is on the default global queue's overcommitting form whatever its own QoS
+    /// (libdispatch's `DISPATCH_TARGET_QUEUE_DEFAULT`), still running at its own QoS.
+    @Test func cQueuesRunOnTheGlobalQueueLibdispatchGivesThem() throws {
+        func onQueues(_ handle: UnsafeMutableRawPointer) -> [Bool] {
+            let asks = [DispatchQueue.root(for: .default), DispatchQueue.overcommitRoot(for: .default),
+                        DispatchQueue.root(for: .utility), DispatchQueue.overcommitRoot(for: .utility)]
+            return CObject.queue(handle, "test").sync { asks.map { isRunning(on: $0, exclusively: false) } }
+        }
+        let plain = try #require(cnv_dispatch_queue_create("not-overcommitting", cnv_dispatch_queue_attr_make_with_overcommit(nil, false)))
+        #expect(onQueues(plain) == [true, false, false, false])
+        let utilityAttributes = cnv_dispatch_queue_attr_make_with_qos_class(nil, DispatchQoS.QoSClass.utility.cValue, 0)
+        let utility = try #require(cnv_dispatch_queue_create("utility", utilityAttributes))
+        #expect(onQueues(utility) == [false, false, false, true])
+        cnv_dispatch_set_target_queue(utility, nil)
+        #expect(onQueues(utility) == [false, true, false, false])
+        #expect(CObject.queue(utility, "test").band == .utility)
+        [plain, utility].forEach { cnv_dispatch_release($0) }
+    }
+
     @Test func queueMadeWithATargetTrapsWhenActive() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let queue = cnv_dispatch_queue_create_with_target("with-target", nil, nil)

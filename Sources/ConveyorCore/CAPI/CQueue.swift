@@ -27,9 +27,11 @@ struct CQueueAttributes: Hashable {
     var inactive = false
     var qosClass = DispatchQoS.QoSClass.unspecified
     var relativePriority = 0
-    /// `dispatch_queue_attr_make_with_overcommit`: the queue targets an overcommitting
-    /// global queue unless given a target.
-    var overcommit = false
+    /// `dispatch_queue_attr_make_with_overcommit`: given no target, the queue targets the
+    /// overcommitting global queue of its QoS (true) or the plain one (false); nil when
+    /// not said, as libdispatch's default: a serial queue is then "on" the overcommitting
+    /// queue, though Conveyor runs it as plain work (`DispatchQueue.defaultTargeted`).
+    var overcommit: Bool? = nil
 
     /// The layout every attribute handle points at (the static one in C has the same).
     struct Record {
@@ -134,8 +136,9 @@ private func makeQueue(_ label: UnsafePointer<CChar>?, _ attr: UnsafeMutableRawP
         label: label.map { String(cString: $0) } ?? "",
         qos: DispatchQoS(qosClass: attributes.qosClass, relativePriority: attributes.relativePriority),
         attributes: flags,
-        target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") }
-            ?? (attributes.overcommit ? DispatchQueue.overcommitRoot(for: attributes.qosClass.band) : nil))
+        target: target.map { CObject.queue($0, "dispatch_queue_create_with_target") } ?? attributes.overcommit.map {
+            $0 ? DispatchQueue.overcommitRoot(for: attributes.qosClass.band) : DispatchQueue.root(for: attributes.qosClass.band)
+        })
     let handle = CObject.retainedHandle(queue, kind: .queue)
     CObject.from(handle, "dispatch_queue_create").isRetargetable = retargetable && !attributes.inactive
     return handle

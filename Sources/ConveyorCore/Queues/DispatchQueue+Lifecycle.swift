@@ -69,10 +69,12 @@ extension DispatchQueue {
         setTargetWord(target, isDefault: newTarget == nil)?.release()
     }
 
-    /// `newTarget`, or the root queue of this queue's band for nil; traps when this queue
-    /// is on its chain (`caller` names the call in the message).
+    /// `newTarget`, or for nil the default global queue, as libdispatch's
+    /// `DISPATCH_TARGET_QUEUE_DEFAULT` is whatever the queue's QoS (a queue with a QoS of
+    /// its own keeps running at it); traps when this queue is on its chain (`caller` names
+    /// the call in the message).
     private func resolvedTarget(_ newTarget: DispatchQueue?, caller: String) -> DispatchQueue {
-        let target = newTarget ?? DispatchQueue.root(for: band)
+        let target = newTarget ?? DispatchQueue.root(for: .default)
         var level: DispatchQueue? = target
         while let current = level {
             if current === self {
@@ -114,21 +116,30 @@ extension DispatchQueue {
 
     /// Claims the queue alone as an idle `sync` barrier would (only the queue itself, not
     /// its targets, as libdispatch's try-sync), swaps the target, and gives the queue
-    /// back. The claim's acquiring compare-and-swap and the release that ends it order
-    /// the swap with every drain and claim, as `RetargetJob`'s barrier does; an item
-    /// pushed meanwhile is scheduled, by the ending, on the new target.
+    /// back. The claim's acquiring compare-and-swap and the sequentially consistent
+    /// accesses of `finish`, which ends it, order the swap with every drain and claim, as
+    /// `RetargetJob`'s barrier does; an item pushed meanwhile is scheduled by `finish`, on
+    /// the new target (the Dekker pairing of `wakeup`'s comment: the pusher links its
+    /// item and reads `state`, `finish` writes `state` and reads the list).
     private func retargetIfIdle(_ target: DispatchQueue, isDefault: Bool, retire: (DispatchQueue) -> Void) -> Bool {
+        // `enqueued` on both kinds: a push meanwhile then only marks the queue `dirty`
+        // (`wakeup`), and `finish` below schedules it, on the new target. (A concurrent
+        // queue held by `barrierActive` alone, as an idle `sync` barrier holds it, let
+        // such a push take `enqueued` itself and schedule the drain on the old target:
+        // found by a review, 3 blocks in 60,000 races left behind a suspended old target.)
+        // `barrierActive` also keeps a concurrent queue's `sync` callers from taking width.
         let held: UInt64
         switch kind {
         case .serial: held = QueueState.enqueued
-        case .concurrent: held = QueueState.barrierActive
+        case .concurrent: held = QueueState.enqueued | QueueState.barrierActive
         case .root, .main: return false
         }
         guard state.load(ordering: .relaxed) == 0, items.isEmpty,
               state.compareExchange(expected: 0, desired: held, ordering: .acquiring).exchanged
         else { return false }
         if let old = setTargetWord(target, isDefault: isDefault) { retire(old.takeRetainedValue()) }
-        if kind == .serial { endClaimedSyncDrain() } else { barrierCompleted() }
+        if kind == .concurrent { state.bitwiseAnd(~QueueState.barrierActive, ordering: .sequentiallyConsistent) }
+        finish(ownsRetain: false, grantingWaitersHere: true)
         return true
     }
 
