@@ -67,22 +67,30 @@ func isRunning(on queue: DispatchQueue, exclusively: Bool) -> Bool {
             if framed === queue && exclusive { found = true }
             return !found
         }
-        var level: DispatchQueue? = framed
-        while let current = level {
-            if current === queue { found = true; return false }
-            level = current.identityTarget
-        }
-        return true
+        found = chain(from: framed, contains: queue)
+        return !found
     }
     if found { return true }
-    // libdispatch's main thread runs "on" the main queue outside any work as well, and so
-    // on the main queue's target, the default overcommitting global queue.
-    if !exclusively && ThreadInfo.isMainThread && queue === DispatchQueue.overcommitRoot(for: .default) { return true }
+    // Below every frame of the main thread lies the main queue, to which libdispatch binds
+    // that thread: its chain (the main queue's target, the default overcommitting global
+    // queue) is the thread's too.
+    if !exclusively && ThreadInfo.isMainThread && chain(from: DispatchQueue.main, contains: queue) { return true }
     // The walk above followed every frame's targets up to its global queue. Work
     // submitted straight to a global queue runs with no frame: the band of the queue it
     // was submitted to (`Job.rootBand`, not its own QoS) tells which.
     if queue.kind == .root, !exclusively, DrainFrame.innermostQueue == nil, let worker = Worker.current {
         return worker.runningRootBand == queue.band && worker.runsOvercommit.load(ordering: .relaxed) == queue.isOvercommitRoot
+    }
+    return false
+}
+
+/// Whether `queue` is `start` or on its chain of targets, as `dispatchPrecondition` sees it
+/// (`identityTarget`).
+private func chain(from start: DispatchQueue, contains queue: DispatchQueue) -> Bool {
+    var level: DispatchQueue? = start
+    while let current = level {
+        if current === queue { return true }
+        level = current.identityTarget
     }
     return false
 }
