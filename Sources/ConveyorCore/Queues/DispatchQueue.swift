@@ -111,12 +111,6 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     /// `rootTargeted`'s value (relaxed: the readers order it by their acquiring `state`
     /// accesses, the writers by the releases that publish the queue or free it).
     @usableFromInline final var isRootTargeted: Bool { rootTargeted.load(ordering: .relaxed) }
-    /// Whether the target is the default one (none given, or nil): for a serial queue,
-    /// libdispatch's default is the overcommitting global queue of its QoS, so that is the
-    /// global queue its work runs "on" for `dispatchPrecondition` and
-    /// `dispatch_assert_queue` (`identityTarget`), though Conveyor schedules it as the
-    /// plain one. Written and read as `rootTargeted`.
-    let defaultTargeted: Atomic<Bool>
     /// Whether values were ever attached with `setSpecific` (they are dropped in deinit).
     let hasSpecifics = Atomic<Bool>(false)
     /// The QoS given at creation, kept as its two parts (`DispatchQoS` would pad to 16 bytes).
@@ -129,6 +123,14 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     /// of the global queue it targets (`scheduleOnTarget`).
     final var hasOwnQoS: Bool { requestedQoSClass != .unspecified }
     private let requestedRelativePriority: Int
+    /// Whether the target is the default one (none given, or nil): for a serial queue,
+    /// libdispatch's default is the overcommitting global queue of its QoS, so that is the
+    /// global queue its work runs "on" for `dispatchPrecondition` and
+    /// `dispatch_assert_queue` (`identityTarget`), though Conveyor schedules it as the
+    /// plain one. Written and read as `rootTargeted`. Last of the stored properties: placed
+    /// beside `rootTargeted`, it made an uncontended `sync` on an idle serial queue 16.8 ->
+    /// 22.7 ns (serial-sync, 5 runs, three times each; the queue's size stayed 160 bytes).
+    let defaultTargeted: Atomic<Bool>
 
     /// Creates a dispatch queue.
     /// - Parameters:
