@@ -212,10 +212,12 @@ import Glibc
         let inner = DispatchGroup()
         let outer = DispatchGroup()
         let gate = DispatchSemaphore(value: 0)
+        // Entered first: a waiter that ran before the enter would pass at once, and the
+        // last check below would then race the leave.
+        inner.enter()
         for _ in 0..<16 {
             DispatchQueue.global().async(group: outer) { _ = inner.wait(timeout: deadline()) }
         }
-        inner.enter()
         DispatchQueue.global().async { gate.wait(); inner.leave() }
         gate.signal()
         #expect(outer.wait(timeout: deadline(seconds: 60)) == .success)
