@@ -202,6 +202,9 @@ static CNV_FAST_TLS uint32_t spin_calls = 0;
 static CNV_FAST_TLS uint32_t spin_off = 0;
 static CNV_FAST_TLS long spin_nivcsw = -1;
 static CNV_FAST_TLS uint32_t spin_preempted_samples = 0;
+// Until when (monotonic ns) a thread seen descheduled in mid-spin spins no more; 0: not.
+static CNV_FAST_TLS uint64_t spin_descheduled_until = 0;
+#define CNV_SPIN_DESCHEDULED_PAUSE_NS 50000000ULL
 
 long cnv_thread_involuntary_switches(void) {
     struct rusage usage;
@@ -220,9 +223,17 @@ bool cnv_spin_advised(void) {
             spin_nivcsw = switches;
         }
     }
+    if (spin_descheduled_until != 0) {
+        if (cnv_monotonic_ns() < spin_descheduled_until) return false;
+        spin_descheduled_until = 0;
+    }
     if (spin_off == 0) return true;
     spin_off -= 1;
     return false;
+}
+
+void cnv_spin_note_descheduled(void) {
+    spin_descheduled_until = cnv_monotonic_ns() + CNV_SPIN_DESCHEDULED_PAUSE_NS;
 }
 
 static uint64_t clock_ns(clockid_t id) {

@@ -74,6 +74,13 @@ func computeFor(milliseconds: Double) {
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
+    @Test func aSearcherThatParkedDoesNotVouchForAPreemptedOne() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.aSearcherThatParkedDoesNotVouchForAPreemptedOne() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
     @Test func backgroundStartsUnderContinuousDefaultLoad() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
@@ -140,7 +147,10 @@ enum PoolScenarios {
             return true
         }
         var latencies: [Double] = []
-        for round in 0..<5 {
+        // Up to 20 rounds, done at the first under 8 ms: on a busy machine a wake-up can
+        // take a scheduler tick or two (4-16 ms beside 24 threads burning CPU), while the
+        // fault this catches (the watchdog's two ticks) makes every round 20 ms.
+        for round in 0..<20 where (latencies.min() ?? 1e9) >= 8 {
             let serial = DispatchQueue(label: "post-target-\(round)")
             let done = DispatchSemaphore(value: 0)
             let postedAt = Atomic<UInt64>(0)
@@ -198,28 +208,16 @@ enum PoolScenarios {
     /// down (nobody ran a job): the filler must wake a worker itself. Before, the post
     /// waited for the poster's whole job (here 1 s) in every round.
     /// Issue 24: a searcher that the kernel preempted still counts as searching, and a
-    /// post that sees it wakes nobody. A phantom searcher (counted, never running, its
-    /// stamp old) stands in for one here, beside a pool that has gone idle: a post from
-    /// this plain thread must still run. Before the fix it never ran (nothing else wakes a
-    /// worker while a searcher is counted).
+    /// post that sees it wakes nobody. A phantom searcher (counted, never running, no
+    /// worker's stamp fresh) stands in for one here, beside a pool that has gone idle: a
+    /// post from this plain thread must still run. Before the fix it never ran (nothing
+    /// else wakes a worker while a searcher is counted).
     static func aPreemptedSearcherDoesNotHideAPostFromOutsideThePool() -> Bool {
         let pool = WorkerPool.shared
-        let warm = DispatchGroup()
-        for _ in 0..<(2 * ThreadInfo.cpuCount) {
-            DispatchQueue.global().async(group: warm) { computeFor(milliseconds: 5) }
-        }
-        guard warm.wait(timeout: deadline()) == .success else { return false }
+        guard startWorkersForEveryCPU() else { return false }
         for round in 0..<3 {
-            let idleBy = DispatchTime.now() + .seconds(10)
-            while pool.running.load(ordering: .relaxed) != 0 || pool.searching.load(ordering: .relaxed) != 0 {
-                guard DispatchTime.now() < idleBy else {
-                    print("the pool did not go idle")
-                    return false
-                }
-                usleep(1_000)
-            }
-            pool.countSearcher()   // the phantom
-            pool.searchStamp.store(0, ordering: .relaxed)
+            guard waitForAnIdlePool(pool) else { return false }
+            pool.searching.wrappingAdd(1, ordering: .sequentiallyConsistent)   // the phantom: no stamp
             let ran = DispatchSemaphore(value: 0)
             DispatchQueue.global().async { ran.signal() }
             let outcome = ran.wait(timeout: .now() + .seconds(10))
@@ -228,6 +226,66 @@ enum PoolScenarios {
                 print("round \(round): a post waited behind a searcher that never ran")
                 return false
             }
+        }
+        return true
+    }
+
+    /// Issue 24, found by tracing loaded timer lateness: with one stamp for the pool, a
+    /// searcher that had just stamped it and parked vouched for a preempted one, and the
+    /// next post from outside the pool woke nobody (timers waited 10 ms, until the
+    /// preempted searcher got its CPU back). Here the phantom stands in for the preempted
+    /// searcher; a post wakes a worker past it, and the moment that worker has searched and
+    /// parked, a second post must run too.
+    static func aSearcherThatParkedDoesNotVouchForAPreemptedOne() -> Bool {
+        let pool = WorkerPool.shared
+        guard startWorkersForEveryCPU() else { return false }
+        for round in 0..<20 {
+            guard waitForAnIdlePool(pool) else { return false }
+            pool.searching.wrappingAdd(1, ordering: .sequentiallyConsistent)   // the phantom
+            defer { pool.searching.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+            let first = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async { first.signal() }
+            guard first.wait(timeout: .now() + .seconds(10)) == .success else {
+                print("round \(round): the first post waited behind a searcher that never ran")
+                return false
+            }
+            // The woken worker searches, then parks: post the moment it has.
+            let parkedBy = DispatchTime.now() + .seconds(10)
+            while pool.running.load(ordering: .relaxed) != 0 {
+                guard DispatchTime.now() < parkedBy else {
+                    print("round \(round): the woken worker did not park")
+                    return false
+                }
+            }
+            let second = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async { second.signal() }
+            guard second.wait(timeout: .now() + .seconds(10)) == .success else {
+                print("round \(round): a post right after a searcher parked waited behind the phantom")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Starts about a worker per CPU (twice as many short jobs), so that later posts
+    /// find parked workers to wake.
+    static func startWorkersForEveryCPU() -> Bool {
+        let warm = DispatchGroup()
+        for _ in 0..<(2 * ThreadInfo.cpuCount) {
+            DispatchQueue.global().async(group: warm) { computeFor(milliseconds: 5) }
+        }
+        return warm.wait(timeout: deadline()) == .success
+    }
+
+    /// Waits (up to 10 s) until no worker of `pool` runs or searches.
+    static func waitForAnIdlePool(_ pool: WorkerPool) -> Bool {
+        let idleBy = DispatchTime.now() + .seconds(10)
+        while pool.running.load(ordering: .relaxed) != 0 || pool.searching.load(ordering: .relaxed) != 0 {
+            guard DispatchTime.now() < idleBy else {
+                print("the pool did not go idle")
+                return false
+            }
+            usleep(1_000)
         }
         return true
     }

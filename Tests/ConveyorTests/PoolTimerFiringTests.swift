@@ -20,8 +20,9 @@ import Glibc
 #endif
 
 /// Timers fired by a pool worker that watches the next fire time (EventLoop+PoolFiring).
-/// The private-loop tests drive a watch by hand, with deadlines far enough away that the
-/// event thread could only take a timer if the watch failed to disarm its timerfd.
+/// The private-loop tests drive a watch by hand, with a backstop (a minute unless a test
+/// says otherwise) far enough away that the event thread could only take a watched timer
+/// if the watch failed to move its timerfd.
 @Suite struct PoolTimerFiringTests {
     private static let monotonic = Int(TimerClock.monotonic.rawValue)
 
@@ -33,9 +34,13 @@ import Glibc
         loop.lock.withLock { loop.timerQueues[Self.monotonic].isWatched }
     }
 
-    private func beginWatch(_ loop: EventLoop, window: UInt64 = 60_000_000_000) -> Bool {
+    private static let minute: UInt64 = 60_000_000_000
+
+    private func beginWatch(_ loop: EventLoop, window: UInt64 = minute, backstop: UInt64 = minute) -> Bool {
         let now = Clock.monotonicNanoseconds()
-        return loop.lock.withLock { loop.timerQueues[Self.monotonic].beginWatch(now: now, window: window) }
+        return loop.lock.withLock {
+            loop.timerQueues[Self.monotonic].beginWatch(now: now, window: window, backstop: backstop)
+        }
     }
 
     /// Spins until the monotonic clock has passed `instant` (a deadline, not a sleep).
@@ -43,21 +48,23 @@ import Glibc
         waitUntil(seconds: 30) { Clock.monotonicNanoseconds() >= instant }
     }
 
-    /// A watch disarms the timerfd; a timer added meanwhile, even an earlier one, leaves it
-    /// disarmed (the watcher sees it through the hint); ending the watch arms the timerfd
-    /// for the earliest timer. Invariant: every timer is covered by the timerfd or a watch.
+    /// A watch moves the timerfd to the backstop after the watched time; a timer added
+    /// meanwhile, earlier, moves it to its own backstop (the watcher sees it through the
+    /// hint); ending the watch arms the timerfd for the earliest timer. Invariant: every
+    /// timer is covered by the timerfd, while watched at most a backstop late.
     @Test func aWatchCoversEveryTimerAndItsEndArmsTheTimerfdAgain() {
         let loop = EventLoop(name: "test.watch")
         defer { loop.shutdown() }
         let now = Clock.monotonicNanoseconds()
+        let backstop: UInt64 = 30_000_000_000
         let later = loop.addTimer(clock: .monotonic, deadline: now + 20_000_000_000, leeway: 0, poolMayFire: true) { _ in }
         #expect(armedAt(loop) == now + 20_000_000_000)
-        #expect(beginWatch(loop))
-        #expect(armedAt(loop) == nil)
+        #expect(beginWatch(loop, backstop: backstop))
+        #expect(armedAt(loop) == now + 20_000_000_000 + backstop)
         #expect(isWatched(loop))
         #expect(!beginWatch(loop), "a second watcher must not take over a watch")
         let earlier = loop.addTimer(clock: .monotonic, deadline: now + 10_000_000_000, leeway: 0, poolMayFire: true) { _ in }
-        #expect(armedAt(loop) == nil)
+        #expect(armedAt(loop) == now + 10_000_000_000 + backstop)
         loop.lock.withLock { loop.timerQueues[Self.monotonic].endWatch() }
         #expect(!isWatched(loop))
         #expect(armedAt(loop) == now + 10_000_000_000)
@@ -77,13 +84,34 @@ import Glibc
         #expect(loop.cancelTimer(handle))
     }
 
+    /// A watcher that never fires (its thread lost its CPU) leaves the timer to the
+    /// timerfd's backstop: the event thread fires it, never early, and the watch ends.
+    @Test func aWatchedTimerWhoseWatcherNeverFiresRingsAtTheBackstop() {
+        let loop = EventLoop(name: "test.backstop")
+        defer { loop.shutdown() }
+        let due = Clock.monotonicNanoseconds() + 1_000_000_000   // a stall before the watch must not let it fire first
+        let firedAt = TestLog<UInt64>()
+        let firedOn = TestLog<pthread_t>()
+        let fired = DispatchSemaphore(value: 0)
+        loop.addTimer(clock: .monotonic, deadline: due, leeway: 0, poolMayFire: true) { _ in
+            firedAt.append(Clock.monotonicNanoseconds())
+            firedOn.append(pthread_self())
+            fired.signal()
+        }
+        #expect(beginWatch(loop, backstop: 5_000_000))
+        #expect(fired.wait(timeout: deadline()) == .success)
+        #expect(firedAt.values.allSatisfy { $0 >= due })
+        #expect(firedOn.values.allSatisfy { pthread_equal($0, pthread_self()) == 0 })
+        #expect(waitUntil { !isWatched(loop) })
+    }
+
     /// The watcher runs a due pool timer's callback on its own thread, never early; a due
     /// timer that must run on the event thread is left to it, and the timerfd is armed so
     /// that it rings for it at once.
     @Test func theWatcherFiresPoolTimersAndLeavesTheOthersToTheEventThread() {
         let loop = EventLoop(name: "test.pool-fire")
         defer { loop.shutdown() }
-        let poolDeadline = Clock.monotonicNanoseconds() + 30_000_000
+        let poolDeadline = Clock.monotonicNanoseconds() + 1_000_000_000   // a stall before the watch must not let the event thread fire it
         let eventDeadline = poolDeadline + 1_000_000
         let poolFiredOn = TestLog<pthread_t>()
         let poolFiredAt = TestLog<UInt64>()
@@ -127,7 +155,7 @@ import Glibc
     @Test func removalWaitsForACallbackRunningOnAWorker() {
         let loop = EventLoop(name: "test.pool-removal")
         defer { loop.shutdown() }
-        let fireAt = Clock.monotonicNanoseconds() + 20_000_000
+        let fireAt = Clock.monotonicNanoseconds() + 1_000_000_000   // a stall before the watch must not let the event thread fire it
         let started = DispatchSemaphore(value: 0)
         let release = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)

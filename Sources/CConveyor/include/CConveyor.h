@@ -145,6 +145,13 @@ static inline void cnv_tls_set_frame(void *value) { cnv_tls_frame_slot = value; 
 /// partners on one CPU (a woken thread preempting its waker): quiet semaphore ping-pong
 /// went from 2.4–2.5 to 3.8–4.1 µs a round trip (libdispatch 22–28).
 bool cnv_spin_advised(void);
+/// A spinning caller saw itself descheduled in mid-spin (a gap between two of its looks
+/// far longer than a look takes): for the next 50 ms `cnv_spin_advised` advises this
+/// thread against spinning. The sign the involuntary switches give misses a thread that
+/// spins between rare calls: a worker watching timers 50 µs apart made one call per
+/// timer, was preempted for a time slice about every 8 ms, and two samples 64 calls
+/// apart seldom both saw it (issue 24).
+void cnv_spin_note_descheduled(void);
 /// The calling thread's involuntary context switches so far (`ru_nivcsw`), -1 on failure.
 long cnv_thread_involuntary_switches(void);
 

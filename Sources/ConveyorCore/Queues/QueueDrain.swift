@@ -238,14 +238,23 @@ extension DispatchQueue {
     /// again (a worker woken) for every item. Serial and concurrent queues both linger:
     /// on a concurrent queue used as a reader/writer lock, the next `async` barrier then
     /// finds the drain awake (reader-writer: 2303 -> 682-1555 ns per operation).
+    /// Not on a busy machine (`cnv_spin_advised`): a drain that lingers there is the one
+    /// the kernel preempts, and the queue's next items wait out its time slice (issue 24).
+    /// A linger that took far longer than its spins was descheduled: it says so.
     /// Returns whether an item arrived.
     private final func lingerForMoreItems() -> Bool {
-        guard kind != .main, Worker.currentHasNothingElse else { return false }
+        guard kind != .main, Worker.currentHasNothingElse, cnv_spin_advised() else { return false }
+        let start = Clock.monotonicNanoseconds()
+        var arrived = false
         for _ in 0..<64 {
             for _ in 0..<8 { cnv_cpu_relax() }
-            if !items.isEmpty { return true }
+            if !items.isEmpty {
+                arrived = true
+                break
+            }
         }
-        return false
+        if Clock.monotonicNanoseconds() &- start > WorkerPool.descheduledGapNanoseconds { cnv_spin_note_descheduled() }
+        return arrived
     }
 
     /// Starts items in order: each non-barrier item takes one unit of width and, when the

@@ -21,11 +21,13 @@ import Glibc
 /// worker's, often on the other CPU. On this project's 2-vCPU machines the interrupt and
 /// the wake-up stall the CPU they land on for 15-20 µs, which is why a worker spinning
 /// next to the event thread saw due timers late. So a searching worker that finds the
-/// next fire time a few microseconds away *watches* it: it disarms the timerfd, keeps
-/// spinning until the time comes, takes the due timers and runs their callbacks itself;
-/// the job a callback submits lands in that worker's own slot and runs next. No
-/// interrupt, no wake-up (timer-lateness p50 45 -> 7-12 µs, p99 137 -> 24-190 µs against
-/// libdispatch's 65-287 µs in the same runs; wake-ups per 1,000 timers 1,955 -> 6-120).
+/// next fire time a few microseconds away *watches* it: it moves the timerfd to a
+/// backstop (`watchBackstopNanoseconds` later), keeps spinning until the time comes,
+/// takes the due timers and runs their callbacks itself; the job a callback submits lands
+/// in that worker's own slot and runs next. No interrupt, no wake-up (timer-lateness p50
+/// 45 -> 7-12 µs, p99 137 -> 24-190 µs against libdispatch's 65-287 µs in the same runs;
+/// wake-ups per 1,000 timers 1,955 -> 6-120). The timerfd rings at the backstop only if
+/// the watcher lost its CPU.
 ///
 /// Only timers added with `poolMayFire` (asyncAfter, task sleeps, timer sources) are fired
 /// this way: their callbacks only submit work. Others stay with the event thread: a
@@ -34,6 +36,12 @@ extension EventLoop {
     /// How far ahead of the next fire time a searching worker starts watching it: the
     /// longest it spins beyond its usual search for a timer.
     static let watchWindowNanoseconds: UInt64 = 25_000
+
+    /// How late the timerfd rings for a watched timer that its watcher has not fired
+    /// (`TimerQueue.beginWatch`): past the watcher's own give-up point (the window after
+    /// the fire time), so that a watcher that keeps its CPU never loses the race, and far
+    /// below a time slice, what a watcher that loses its CPU cost before.
+    static let watchBackstopNanoseconds: UInt64 = 100_000
 
     /// Outcome of `fireDueTimersFromPool`.
     enum PoolFiring {
@@ -84,7 +92,8 @@ extension EventLoop {
     /// or `endTimerWatch` before it stops spinning.
     func beginTimerWatch(now: UInt64) -> Bool {
         lock.withLock {
-            timerQueues[Int(TimerClock.monotonic.rawValue)].beginWatch(now: now, window: Self.watchWindowNanoseconds)
+            timerQueues[Int(TimerClock.monotonic.rawValue)].beginWatch(
+                now: now, window: Self.watchWindowNanoseconds, backstop: Self.watchBackstopNanoseconds)
         }
     }
 

@@ -20,8 +20,9 @@ extension WorkerPool {
     func park(_ worker: Worker) -> Bool {
         if worker.isSearching {
             worker.isSearching = false
+            worker.searchStamp.store(0, ordering: .relaxed)
             if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 && hasVisibleWork() {
-                countSearcher()
+                countSearcher(worker)
                 worker.isSearching = true
                 return true
             }
@@ -112,7 +113,7 @@ extension WorkerPool {
         worker.isParked = false
         idle.removeAll { $0 == worker.index }
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        countSearcher()
+        countSearcher(worker)
         lock.unlock()
         worker.isSearching = true
         return true

@@ -18,17 +18,24 @@ import Synchronization
 /// will find the job. On a busy machine the kernel may have taken that searcher's CPU for
 /// milliseconds, and the job waits for its next time slice (loaded timer lateness p50
 /// 180 µs against libdispatch's 26). So searchers show that they run: every search round
-/// stamps the time (`searchStamp`), and a producer outside the pool (the event thread
-/// firing a timer or a source, a plain thread) that finds the stamp older than
-/// `preemptedSearcherNanoseconds` wakes a worker past them.
+/// stamps the time in the searcher's own `Worker.searchStamp`, and a producer outside the
+/// pool (the event thread firing a timer or a source, a plain thread) that finds no
+/// searcher's stamp fresher than `preemptedSearcherNanoseconds` wakes a worker past them.
+///
+/// The stamps are per worker: with one stamp for the pool, a searcher that had just
+/// stamped it and then parked vouched for another that the kernel had preempted, and the
+/// next post, seeing a fresh stamp, woke nobody; each later post to the same serial queue
+/// found the queue already scheduled, and its timers waited 10 ms for the preempted
+/// searcher (traced on a loaded machine: 200 timers in a row).
 ///
 /// Only producers outside the pool look: a worker that posts runs itself and looks for
 /// work after its job, and waking past searchers for every post between workers cost the
 /// loaded throughput workloads 4 to 16 % (more runnable threads than CPUs, each woken one
 /// retiring after a job). The stamp costs a clock read per search round (a few
-/// microseconds each) and, for outside producers that see a searcher, one per post.
+/// microseconds each) and, for outside producers that see a searcher, a pass over the
+/// workers that ends at the first fresh stamp.
 ///
-/// Pairing: none is needed for correctness. The stamp only decides whether a producer
+/// Pairing: none is needed for correctness. The stamps only decide whether a producer
 /// that saw a searcher also wakes a worker; a stale or early read costs a wake-up, or
 /// leaves the job to the searcher as before.
 extension WorkerPool {
@@ -37,39 +44,51 @@ extension WorkerPool {
     /// an idle machine; the kernel takes a CPU away for milliseconds.
     static let preemptedSearcherNanoseconds: UInt64 = 50_000
 
-    /// Counts one more searcher (the caller, or a worker it wakes or starts) and stamps the
-    /// search: a worker counted by its waker has not run yet, and gets the same grace.
+    /// Counts `worker` as one more searcher (the caller itself, or a worker it wakes or
+    /// starts) and stamps its search: a worker counted by its waker has not run yet, and
+    /// gets the same grace.
     ///
     /// Ordering: the stamp is stored before the seq_cst increment (release), and a
     /// producer loads it after its seq_cst load of `searching` (acquire), so a producer
     /// that sees this searcher also sees its stamp. A stale read only costs a wake-up.
     @inline(__always)
-    func countSearcher() {
-        searchStamp.store(Clock.monotonicNanoseconds(), ordering: .relaxed)
+    func countSearcher(_ worker: Worker) {
+        worker.searchStamp.store(Clock.monotonicNanoseconds(), ordering: .relaxed)
         searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
-    /// Shows producers that a searcher runs: once per search round. The store is skipped
-    /// while the stamp is fresher than `stampRefreshNanoseconds`, so that many searchers
-    /// (a many-core machine) share the line read-only and store it about once per that
-    /// period between them, not once per round each.
-    @inline(__always)
-    func stampSearch() {
+    /// Shows producers that `worker`, a searcher, runs: once per search round; returns
+    /// the time read. The store is skipped while the stamp is fresher than
+    /// `stampRefreshNanoseconds`, so that producers reading it rarely find the line moved.
+    @inline(__always) @discardableResult
+    func stampSearch(_ worker: Worker) -> UInt64 {
         let now = Clock.monotonicNanoseconds()
-        if searchStamp.load(ordering: .relaxed) &+ Self.stampRefreshNanoseconds < now {
-            searchStamp.store(now, ordering: .relaxed)
+        if worker.searchStamp.load(ordering: .relaxed) &+ Self.stampRefreshNanoseconds < now {
+            worker.searchStamp.store(now, ordering: .relaxed)
         }
+        return now
     }
+
+    /// A gap between two search rounds longer than this means the kernel took the
+    /// searcher's CPU in between (a round takes about a microsecond): the search ends and
+    /// the thread stops spinning for a while (`cnv_spin_note_descheduled`).
+    static let descheduledGapNanoseconds: UInt64 = 200_000
 
     /// How fresh a stamp is left alone (`stampSearch`): well under
     /// `preemptedSearcherNanoseconds`.
     static let stampRefreshNanoseconds: UInt64 = 8_000
 
-    /// Whether every searcher has gone unseen for `preemptedSearcherNanoseconds`.
+    /// Whether no searcher has shown for `preemptedSearcherNanoseconds` that it runs (a
+    /// pass over the workers that ends at the first fresh stamp).
     @inline(never)
     func searchersLookPreempted() -> Bool {
-        let stamp = searchStamp.load(ordering: .relaxed)
-        return stamp &+ Self.preemptedSearcherNanoseconds < Clock.monotonicNanoseconds()
+        let now = Clock.monotonicNanoseconds()
+        let count = slotCount.load(ordering: .acquiring)
+        for index in 0..<count {
+            let stamp = workerRef(at: index)._withUnsafeGuaranteedRef { $0.searchStamp.load(ordering: .relaxed) }
+            if stamp != 0 && stamp &+ Self.preemptedSearcherNanoseconds >= now { return false }
+        }
+        return true
     }
 
     /// Whether to wake or start a worker although workers count as searching, because

@@ -11,26 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
+
 /// Due timers served by a searching worker (see `EventLoop+PoolFiring.swift`): the one
 /// step `search` takes each round beside stealing and the injection queues.
 extension WorkerPool {
-    /// How soon a timer must come due for a searcher on a busy machine to keep searching
-    /// in full (`search`): a full search lasts about 40 µs here, and a searcher starts
-    /// watching a timer `EventLoop.watchWindowNanoseconds` before it is due, so a timer
-    /// due within this is one the search may still fire itself, with slack for a slower
-    /// machine's pauses.
-    static let longSearchNanoseconds: UInt64 = 100_000
-
-    /// Whether a monotonic timer is due within `nanoseconds`, or overdue (a racy look at
-    /// `EventLoop.monotonicDueHint`; a clock read only while a timer is armed).
-    @inline(__always)
-    func timerDueWithin(_ nanoseconds: UInt64) -> Bool {
-        let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)
-        if due == .max { return false }
-        let now = Clock.monotonicNanoseconds()
-        return due <= now || due - now <= nanoseconds
-    }
-
     /// Fires due timers here, or starts or ends watching the next one
     /// (`EventLoop+PoolFiring.swift`). Returns the first job a fired callback submitted,
     /// which went to this worker's own slots. `watchUntil` is nonzero while this worker
@@ -39,10 +24,14 @@ extension WorkerPool {
     /// run on the event thread): the rest of this search leaves timers alone instead of
     /// taking the lock every round until the event thread has run.
     @inline(__always)
-    func serveTimers(for worker: Worker, watchUntil: inout UInt64, tried: inout Bool) -> Job? {
+    func serveTimers(for worker: Worker, roundStart: UInt64, mayWatch: Bool,
+                     watchUntil: inout UInt64, tried: inout Bool) -> Job? {
         let due = EventLoop.monotonicDueHint.load(ordering: .relaxed)
         if due == .max && watchUntil == 0 { return nil }
         let now = Clock.monotonicNanoseconds()
+        // Descheduled since the round began (`search` looks between rounds only): the
+        // overdue timers fire now, but this thread spins no more for a while.
+        if now &- roundStart > Self.descheduledGapNanoseconds { cnv_spin_note_descheduled() }
         if now >= due {
             switch EventLoop.shared.fireDueTimersFromPool() {
             case .busy: break
@@ -54,7 +43,7 @@ extension WorkerPool {
                 if let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) { return Job.takeRetained(raw) }
                 return worker.local.pop() ?? popInjection(for: worker)
             }
-        } else if watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
+        } else if mayWatch, watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
                   worker.currentNice == 0,   // a polite thread may wait long for its CPU
                   EventLoop.shared.beginTimerWatch(now: now) {
             watchUntil = due + EventLoop.watchWindowNanoseconds

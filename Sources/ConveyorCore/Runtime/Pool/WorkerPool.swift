@@ -52,14 +52,6 @@ final class WorkerPool: @unchecked Sendable {
     let running = Atomic<Int>(0)
     /// Workers looking for work without having found any yet.
     let searching = Atomic<Int>(0)
-    /// Keeps `searchStamp`, which searchers refresh about every 8 µs, off the line of the
-    /// counters every producer reads.
-    private let stampPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-    /// When a searcher last showed that it runs (monotonic ns): each search round stores
-    /// it, and so does whoever counts a worker as searching (`countSearcher`). See
-    /// `searchersLookPreempted`.
-    let searchStamp = Atomic<UInt64>(0)
-    private let stampPaddingAfter: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// Pool threads alive now.
     let liveThreads = Atomic<Int>(0)
     /// Extra runnable workers: one per worker the watchdog found blocked where Conveyor
@@ -260,7 +252,7 @@ final class WorkerPool: @unchecked Sendable {
             let worker = worker(at: index)
             worker.isParked = false
             running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            countSearcher()
+            countSearcher(worker)
             lock.unlock()
             worker.parker.unpark()
             return
@@ -279,7 +271,7 @@ final class WorkerPool: @unchecked Sendable {
         worker.hasThread = true
         liveThreads.wrappingAdd(1, ordering: .relaxed)
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        countSearcher()
+        countSearcher(worker)
         lock.unlock()
         watchdog.startIfNeeded(pool: self)
         startThread(for: worker)
@@ -307,6 +299,7 @@ final class WorkerPool: @unchecked Sendable {
                 liveThreads.wrappingSubtract(1, ordering: .relaxed)
                 running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                 searching.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                worker.searchStamp.store(0, ordering: .relaxed)
             }
         }
     }
@@ -372,7 +365,7 @@ final class WorkerPool: @unchecked Sendable {
             // At most about half of the running workers search at once.
             let searchers = searching.load(ordering: .relaxed)
             if searchers > 0 && 2 * searchers >= running.load(ordering: .relaxed) { return nil }
-            countSearcher()
+            countSearcher(worker)
             worker.isSearching = true
         }
         // While this worker watches a due timer (`serveTimers`), it spins past its rounds
@@ -384,23 +377,41 @@ final class WorkerPool: @unchecked Sendable {
         // On a busy machine (this thread keeps being preempted: `cnv_spin_advised`) a
         // long search takes CPU that running work needs, and a post from outside the pool
         // wakes another worker past a preempted searcher anyway: search a few rounds, then
-        // park. Unless a timer comes due within a long search, which a searcher fires
-        // sooner than the event thread's timerfd wake-up (issue 24).
+        // park, and watch no timer (issue 24). A thread that spins at every chance runs
+        // up its share of the CPU, and the kernel then takes its CPU for whole time slices
+        // (traced: 4 ms on, 4 ms off, beside two threads burning CPU), while the timer it
+        // watches, the queue it drains or the job it counts as searching for waits. A
+        // search that finds itself descheduled between two rounds ends and stops this
+        // thread's spinning for a while (`cnv_spin_note_descheduled`).
         // A short search still takes a busy owner's LIFO slot in its last round, as a full
         // one does from its fifth: the LIFO watcher's wake-up relies on that (issue 11,
         // finding 3), and parking checks no slots.
-        let rounds = cnv_spin_advised() || timerDueWithin(Self.longSearchNanoseconds) ? 48 : 4
+        let spinAdvised = cnv_spin_advised()
+        let rounds = spinAdvised ? 48 : 4
         let lifoRound = min(4, rounds - 1)
+        var lastLook: UInt64 = 0
+        var lastRound = false
         while round < rounds || watchUntil != 0 {
-            stampSearch()
-            if let job = stealOnce(for: worker, includingLIFO: round >= lifoRound) { return job }
+            let now = stampSearch(worker)
+            if lastLook != 0 && now &- lastLook > Self.descheduledGapNanoseconds {
+                cnv_spin_note_descheduled()
+                if watchUntil != 0 {
+                    EventLoop.shared.endTimerWatch()
+                    watchUntil = 0
+                }
+                lastRound = true
+            }
+            lastLook = now
+            if let job = stealOnce(for: worker, includingLIFO: lastRound || round >= lifoRound) { return job }
             if round > 0 {
                 for _ in 0..<32 { cnv_cpu_relax() }
             }
             if let job = popInjection(for: worker) { return job }
-            if !timersTried, let job = serveTimers(for: worker, watchUntil: &watchUntil, tried: &timersTried) {
+            if !timersTried, let job = serveTimers(
+                for: worker, roundStart: now, mayWatch: spinAdvised, watchUntil: &watchUntil, tried: &timersTried) {
                 return job
             }
+            if lastRound { break }
             round += 1
         }
         return nil
@@ -467,6 +478,7 @@ final class WorkerPool: @unchecked Sendable {
     /// job and wakes one. The look is one pass over the workers, as a parking worker's.
     func stopSearching(_ worker: Worker) {
         worker.isSearching = false
+        worker.searchStamp.store(0, ordering: .relaxed)
         if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
             atomicMemoryFence(ordering: .sequentiallyConsistent)
             if hasVisibleWork(includingLIFO: true) { notifyWorkAvailable() }
