@@ -85,10 +85,11 @@ import Glibc
         let queue = DispatchQueue(label: "after.cancel")
         let ran = Atomic<Bool>(false)
         let item = DispatchWorkItem { ran.store(true, ordering: .relaxed) }
-        queue.asyncAfter(deadline: .now() + .milliseconds(10), execute: item)
+        // A second's lead: the cancel must come before the deadline.
+        queue.asyncAfter(deadline: .now() + .seconds(1), execute: item)
         item.cancel()
         let later = DispatchSemaphore(value: 0)
-        queue.asyncAfter(deadline: .now() + .milliseconds(40)) { later.signal() }
+        queue.asyncAfter(deadline: .now() + .milliseconds(1_030)) { later.signal() }
         #expect(later.wait(timeout: deadline()) == .success)
         let ranValue = ran.load(ordering: .relaxed)
         #expect(!ranValue)
@@ -124,7 +125,7 @@ import Glibc
         let queue = DispatchQueue(label: "after.order")
         let log = SyncLog<Int>()
         let done = DispatchSemaphore(value: 0)
-        let start = DispatchTime.now() + .milliseconds(200)
+        let start = DispatchTime.now() + .seconds(1)
         for index in 0..<100 {
             queue.asyncAfter(deadline: start + .microseconds(index * 100)) {
                 log.append(index)

@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 @testable import ConveyorCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 
@@ -29,25 +32,34 @@ import Testing
         let torn = Atomic<Int>(0)
         let rounds = 20_000
         let waitersBefore = syncWaitersQueued.load(ordering: .relaxed)
-        runOnTwoThreadsAtOnce { _ in
-            for round in 0..<rounds {
-                if round % 10 == 0 {
-                    queue.sync(flags: .barrier) {
-                        pair.first += 1
-                        spin()   // widen the window in which the other thread must wait
-                        pair.second += 1
+        // Batches until the two threads contended: on a busy machine the kernel can run
+        // them one after the other, and then no `sync` ever waits (seen once in 40 runs
+        // beside 16 threads burning CPU). A writer also gives up its CPU now and then while
+        // it holds the queue, which makes the other thread wait.
+        var batches = 0
+        repeat {
+            runOnTwoThreadsAtOnce { _ in
+                for round in 0..<rounds {
+                    if round % 10 == 0 {
+                        queue.sync(flags: .barrier) {
+                            pair.first += 1
+                            spin()   // widen the window in which the other thread must wait
+                            if round % 40 == 0 { sched_yield() }
+                            pair.second += 1
+                        }
+                    } else {
+                        let (first, second) = queue.sync { () -> (Int, Int) in
+                            let first = pair.first
+                            spin()
+                            return (first, pair.second)
+                        }
+                        if first != second { torn.add(1, ordering: .relaxed) }
                     }
-                } else {
-                    let (first, second) = queue.sync { () -> (Int, Int) in
-                        let first = pair.first
-                        spin()
-                        return (first, pair.second)
-                    }
-                    if first != second { torn.add(1, ordering: .relaxed) }
                 }
             }
-        }
-        let writes = 2 * rounds / 10
+            batches += 1
+        } while syncWaitersQueued.load(ordering: .relaxed) - waitersBefore <= 100 && batches < 20
+        let writes = batches * 2 * rounds / 10
         #expect(queue.sync { (pair.first, pair.second) } == (writes, writes))
         #expect(torn.load(ordering: .relaxed) == 0)
         // Contention happened (else this test proves nothing) ...

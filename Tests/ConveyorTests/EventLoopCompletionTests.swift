@@ -51,7 +51,7 @@ import Glibc
             // Until that thread waits (or, before the fix, has already returned).
             _ = waitUntil(seconds: 10) { waiters() >= 2 || cancelOfSecondSawItFinished.count > 0 }
         }
-        let fireAt = Clock.monotonicNanoseconds() + 50 * 1_000_000
+        let fireAt = Clock.monotonicNanoseconds() + 1_000 * 1_000_000   // both added before it, even on a busy machine
         for _ in 0..<2 {
             handles.append(loop.addTimer(clock: .monotonic, deadline: fireAt, leeway: 0) { handle in
                 if runs.add(1, ordering: .relaxed).newValue == 1 {

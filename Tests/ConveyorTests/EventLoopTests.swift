@@ -139,7 +139,9 @@ extension String {
         let done = Countdown(UInt32(count))
         let wakeUps = Recorder<UInt64>()
         let early = Atomic<Int>(0)
-        let start = Clock.monotonicNanoseconds() + 20 * millisecond
+        // A second's lead: every timer must be added before the first is due (a stall
+        // past `start` while adding would let each later one ring on its own).
+        let start = Clock.monotonicNanoseconds() + 1_000 * millisecond
         for index in 0..<count {
             // Deadlines spread over 1 ms, each with 200 ms of leeway: all windows overlap.
             let deadline = start + UInt64(index) * 10_000
@@ -161,7 +163,8 @@ extension String {
         defer { loop.shutdown() }
         let fired = Atomic<Int>(0)
         let cancelledFired = Atomic<Int>(0)
-        let base = Clock.monotonicNanoseconds() + 30 * millisecond
+        // A second's lead: every cancel must come before the first deadline.
+        let base = Clock.monotonicNanoseconds() + 1_000 * millisecond
         var handles: [TimerHandle] = []
         for index in 0..<200 {
             handles.append(loop.addTimer(clock: .monotonic, deadline: base + UInt64(index) * 1000, leeway: 0) { _ in

@@ -67,7 +67,7 @@ import Testing
                     DispatchQueue.global().async(group: group) {}
                 }
                 DispatchQueue.global().async(group: waiterGroup) {
-                    results.append(group.wait(timeout: .now() + .seconds(5)))
+                    results.append(group.wait(timeout: deadline()))
                     finished.signal()
                 }
             }

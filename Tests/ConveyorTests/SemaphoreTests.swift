@@ -158,8 +158,10 @@ import Glibc
 
     @Test func wallTimeoutFormsTimeOutAndSucceed() {
         let semaphore = DispatchSemaphore(value: 0)
-        let startWall = DispatchWallTime.now()
+        // The monotonic start first: a preemption between the two reads then only makes
+        // the measured wait longer, never shorter.
         let start = DispatchTime.now()
+        let startWall = DispatchWallTime.now()
         #expect(semaphore.wait(wallTimeout: startWall + .milliseconds(20)) == .timedOut)
         #expect(DispatchWallTime.now() >= startWall + .milliseconds(20))
         // CLOCK_REALTIME may be slewed a little against CLOCK_MONOTONIC: allow 1 ms.

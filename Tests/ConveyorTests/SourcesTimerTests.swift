@@ -141,7 +141,10 @@ import Glibc
         timer.schedule(deadline: .now(), repeating: .milliseconds(5))
         timer.activate()
         #expect(fired.wait(timeout: deadline()) == .success)
-        timer.suspend()
+        // Suspended from the handler's queue, so no handler runs any more; the signals of
+        // handlers that ran before (a late test thread sees several) are taken back.
+        queue.sync { timer.suspend() }
+        while fired.wait(timeout: .now()) == .success {}
         // Let fires accumulate (the wait is not what the test checks), then replace them.
         _ = fired.wait(timeout: .now() + .milliseconds(50))
         timer.schedule(deadline: .distantFuture, repeating: .never)
