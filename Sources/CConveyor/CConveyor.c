@@ -232,6 +232,10 @@ bool cnv_spin_advised(void) {
     return false;
 }
 
+bool cnv_spin_recently_preempted(void) {
+    return spin_preempted_samples != 0 || spin_off != 0 || spin_descheduled_until != 0;
+}
+
 void cnv_spin_note_descheduled(void) {
     spin_descheduled_until = cnv_monotonic_ns() + CNV_SPIN_DESCHEDULED_PAUSE_NS;
 }

@@ -36,7 +36,7 @@ import Glibc
 
     private static let minute: UInt64 = 60_000_000_000
 
-    private func beginWatch(_ loop: EventLoop, window: UInt64 = minute, backstop: UInt64 = minute) -> Bool {
+    private func beginWatch(_ loop: EventLoop, window: UInt64 = minute, backstop: UInt64? = minute) -> Bool {
         let now = Clock.monotonicNanoseconds()
         return loop.lock.withLock {
             loop.timerQueues[Self.monotonic].beginWatch(now: now, window: window, backstop: backstop)
@@ -48,10 +48,10 @@ import Glibc
         waitUntil(seconds: 30) { Clock.monotonicNanoseconds() >= instant }
     }
 
-    /// A watch moves the timerfd to the backstop after the watched time; a timer added
-    /// meanwhile, earlier, moves it to its own backstop (the watcher sees it through the
-    /// hint); ending the watch arms the timerfd for the earliest timer. Invariant: every
-    /// timer is covered by the timerfd, while watched at most a backstop late.
+    /// A watch with a backstop moves the timerfd to the backstop after the watched time; a
+    /// timer added meanwhile, earlier, moves it to its own backstop (the watcher sees it
+    /// through the hint); ending the watch arms the timerfd for the earliest timer. A watch
+    /// without one disarms it. Invariant: every timer is covered by the timerfd or a watch.
     @Test func aWatchCoversEveryTimerAndItsEndArmsTheTimerfdAgain() {
         let loop = EventLoop(name: "test.watch")
         defer { loop.shutdown() }
@@ -68,6 +68,15 @@ import Glibc
         loop.lock.withLock { loop.timerQueues[Self.monotonic].endWatch() }
         #expect(!isWatched(loop))
         #expect(armedAt(loop) == now + 10_000_000_000)
+        // Without a backstop the watch disarms the timerfd, and an earlier timer leaves it
+        // disarmed (the watcher sees it through the hint).
+        #expect(beginWatch(loop, backstop: nil))
+        #expect(armedAt(loop) == nil)
+        let earliest = loop.addTimer(clock: .monotonic, deadline: now + 5_000_000_000, leeway: 0, poolMayFire: true) { _ in }
+        #expect(armedAt(loop) == nil)
+        loop.lock.withLock { loop.timerQueues[Self.monotonic].endWatch() }
+        #expect(armedAt(loop) == now + 5_000_000_000)
+        #expect(loop.cancelTimer(earliest))
         #expect(loop.cancelTimer(earlier))
         #expect(loop.cancelTimer(later))
     }

@@ -152,6 +152,9 @@ bool cnv_spin_advised(void);
 /// timer, was preempted for a time slice about every 8 ms, and two samples 64 calls
 /// apart seldom both saw it (issue 24).
 void cnv_spin_note_descheduled(void);
+/// Whether the calling thread has shown a sign of a busy machine lately: its last sample
+/// of involuntary switches grew, or `cnv_spin_advised` advises against spinning now.
+bool cnv_spin_recently_preempted(void);
 /// The calling thread's involuntary context switches so far (`ru_nivcsw`), -1 on failure.
 long cnv_thread_involuntary_switches(void);
 

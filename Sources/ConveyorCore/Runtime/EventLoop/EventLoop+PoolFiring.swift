@@ -21,13 +21,12 @@ import Glibc
 /// worker's, often on the other CPU. On this project's 2-vCPU machines the interrupt and
 /// the wake-up stall the CPU they land on for 15-20 µs, which is why a worker spinning
 /// next to the event thread saw due timers late. So a searching worker that finds the
-/// next fire time a few microseconds away *watches* it: it moves the timerfd to a
-/// backstop (`watchBackstopNanoseconds` later), keeps spinning until the time comes,
-/// takes the due timers and runs their callbacks itself; the job a callback submits lands
-/// in that worker's own slot and runs next. No interrupt, no wake-up (timer-lateness p50
-/// 45 -> 7-12 µs, p99 137 -> 24-190 µs against libdispatch's 65-287 µs in the same runs;
-/// wake-ups per 1,000 timers 1,955 -> 6-120). The timerfd rings at the backstop only if
-/// the watcher lost its CPU.
+/// next fire time a few microseconds away *watches* it: it disarms the timerfd (or, a
+/// worker the kernel has preempted lately, moves it to a backstop a little later), keeps
+/// spinning until the time comes, takes the due timers and runs their callbacks itself;
+/// the job a callback submits lands in that worker's own slot and runs next. No
+/// interrupt, no wake-up (timer-lateness p50 45 -> 7-12 µs, p99 137 -> 24-190 µs against
+/// libdispatch's 65-287 µs in the same runs; wake-ups per 1,000 timers 1,955 -> 6-120).
 ///
 /// Only timers added with `poolMayFire` (asyncAfter, task sleeps, timer sources) are fired
 /// this way: their callbacks only submit work. Others stay with the event thread: a
@@ -88,12 +87,14 @@ extension EventLoop {
 
     /// Starts watching the next monotonic fire time if it is at most
     /// `watchWindowNanoseconds` after `now` and nobody watches it yet; returns whether the
-    /// caller now watches. A watcher must end with `fireDueTimersFromPool` (not `.busy`)
-    /// or `endTimerWatch` before it stops spinning.
-    func beginTimerWatch(now: UInt64) -> Bool {
+    /// caller now watches. With `backstop`, the timerfd still rings
+    /// `watchBackstopNanoseconds` after that time if the watcher has not fired by then;
+    /// without, it is disarmed. A watcher must end with `fireDueTimersFromPool` (not
+    /// `.busy`) or `endTimerWatch` before it stops spinning.
+    func beginTimerWatch(now: UInt64, backstop: Bool) -> Bool {
         lock.withLock {
             timerQueues[Int(TimerClock.monotonic.rawValue)].beginWatch(
-                now: now, window: Self.watchWindowNanoseconds, backstop: Self.watchBackstopNanoseconds)
+                now: now, window: Self.watchWindowNanoseconds, backstop: backstop ? Self.watchBackstopNanoseconds : nil)
         }
     }
 

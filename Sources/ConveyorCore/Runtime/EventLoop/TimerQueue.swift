@@ -24,18 +24,22 @@ import CConveyor
 ///
 /// The shared loop's monotonic queue can instead be *watched*: a pool worker that is
 /// spinning for work anyway, with the next fire time a few microseconds away, fires the
-/// due timers itself (`EventLoop+PoolFiring.swift`), and the timerfd moves to a backstop
-/// a little after that time, where it rings only if the watcher has not fired by then.
-/// The backstop is what a watcher that loses its CPU costs: on a busy machine the kernel
-/// took a watcher's CPU for a whole time slice, and with the timerfd disarmed, as it was
-/// at first, every timer due meanwhile waited that long (traced: 80 timers, 4.1 ms).
+/// due timers itself (`EventLoop+PoolFiring.swift`), and the timerfd is disarmed, or,
+/// when the watcher asks for a backstop, moved a little after that time, where it rings
+/// only if the watcher has not fired by then. The backstop is what a watcher that loses
+/// its CPU costs: on a busy machine the kernel took a watcher's CPU for a whole time
+/// slice, and with the timerfd disarmed every timer due meanwhile waited that long
+/// (traced: 80 timers, 4.1 ms). A quiet machine does without: arming the timerfd for the
+/// backstop, rather than disarming it, made every watched timer 6 µs later there
+/// (timer-lateness p50 7.2 -> 13 µs), and its watchers keep their CPUs.
 ///
-/// Invariant: every scheduled timer is covered by the armed timerfd, at its fire time or,
-/// while watched, at most a backstop later. A watch ends through `endWatch` or
+/// Invariant: every scheduled timer is covered, by the armed timerfd (while watched with
+/// a backstop, at most a backstop late) or by a watch. A watch ends through `endWatch` or
 /// `rearmAfterExpiry`, both of which arm the timerfd for whatever is left, and the
 /// watcher ends it before it stops spinning. Nobody owns a watch: whoever fires the due
 /// timers (the event thread, any worker) ends it, and a watcher's late `endWatch` may end
-/// a newer watch; that only costs a timerfd ring.
+/// a newer watch; that only costs a timerfd ring. A watched timer without a backstop is
+/// late, never lost, if its watcher loses its CPU.
 final class TimerQueue {
     let clock: TimerClock
     /// A non-blocking timerfd on `clock`, in the loop's epoll set.
@@ -44,11 +48,12 @@ final class TimerQueue {
     /// The instant the timerfd is armed for; nil when it will not ring (disarmed, or it
     /// already rang and the event thread has not re-armed it yet).
     private(set) var armedAt: UInt64?
-    /// A pool worker watches the next fire time; the timerfd is armed at the backstop
-    /// (`watchBackstop` after that time) meanwhile.
+    /// A pool worker watches the next fire time; the timerfd is disarmed, or armed at the
+    /// backstop (`watchBackstop` after that time), meanwhile.
     private(set) var isWatched = false
-    /// How long after the watched fire time the timerfd rings anyway (set by `beginWatch`).
-    private var watchBackstop: UInt64 = 0
+    /// How long after the watched fire time the timerfd rings anyway; nil: it does not
+    /// (set by `beginWatch`).
+    private var watchBackstop: UInt64?
     /// Whether the next fire time is mirrored into `EventLoop.monotonicDueHint`.
     let publishesDueHint: Bool
 
@@ -58,14 +63,20 @@ final class TimerQueue {
         self.publishesDueHint = publishesDueHint
     }
 
-    /// Re-arms the timerfd if the heap's next fire time (while watched: its backstop) is
-    /// earlier than the armed one. While watched the hint moves too: the watcher spins on
-    /// it.
+    /// Re-arms the timerfd if the heap's next fire time is earlier than the armed one.
+    /// While watched, the hint moves (the watcher spins on it), and so does a backstop.
     func armIfEarlier() {
         guard let next = heap.nextFireTime else { return }
-        let instant = isWatched ? next &+ watchBackstop : next
-        if let armed = armedAt, armed <= instant { return isWatched ? publishHint() : () }
-        program(instant)
+        if isWatched {
+            if let backstop = watchBackstop, let armed = armedAt, next &+ backstop < armed {
+                program(next &+ backstop)
+            } else {
+                publishHint()
+            }
+            return
+        }
+        if let armed = armedAt, armed <= next { return }
+        program(next)
     }
 
     /// Called after the timerfd rang, or a watch fired, and expired timers were taken:
@@ -83,14 +94,22 @@ final class TimerQueue {
     }
 
     /// Starts a watch if the next fire time is in `(now, now + window]` and nobody
-    /// watches yet: moves the timerfd to `backstop` after that time. Returns whether the
-    /// caller now watches.
-    func beginWatch(now: UInt64, window: UInt64, backstop: UInt64) -> Bool {
+    /// watches yet: moves the timerfd to `backstop` after that time, or disarms it (nil).
+    /// Returns whether the caller now watches.
+    func beginWatch(now: UInt64, window: UInt64, backstop: UInt64?) -> Bool {
         guard !isWatched, let next = heap.nextFireTime,
               next > now, next - now <= window else { return false }
         isWatched = true
         watchBackstop = backstop
-        program(next &+ backstop)
+        if let backstop {
+            program(next &+ backstop)
+        } else {
+            if armedAt != nil {
+                armedAt = nil
+                SystemCall.check(cnv_timerfd_arm_absolute(fd, 0), "timerfd_settime")
+            }
+            publishHint()
+        }
         return true
     }
 

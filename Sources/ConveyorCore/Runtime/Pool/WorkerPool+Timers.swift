@@ -45,7 +45,7 @@ extension WorkerPool {
             }
         } else if mayWatch, watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
                   worker.currentNice == 0,   // a polite thread may wait long for its CPU
-                  EventLoop.shared.beginTimerWatch(now: now) {
+                  EventLoop.shared.beginTimerWatch(now: now, backstop: cnv_spin_recently_preempted()) {
             watchUntil = due + EventLoop.watchWindowNanoseconds
         }
         if watchUntil != 0 && now > watchUntil {
