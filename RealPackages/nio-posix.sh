@@ -110,15 +110,7 @@ tests=Tests/OnDispatch
 # target valid.
 [ -n "$(ls "$tests")" ] || echo "// placeholder" > "$tests/Placeholder.swift"
 swift package resolve > "$logs/resolve.log" 2>&1 || { cat "$logs/resolve.log"; exit 1; }
-source_dir=.build/checkouts/swift-nio/Tests/NIOPosixTests
-rm -f "$tests/Placeholder.swift"
-for file in "${files[@]}"; do
-    # Unchanged files keep their time stamps, so that a second run does not rebuild.
-    cmp -s "$source_dir/$file" "$tests/$file" || cp "$source_dir/$file" "$tests/$file"
-done
-for file in "$tests"/*; do
-    [[ " ${files[*]} " == *" ${file##*/} "* ]] || rm "$file"
-done
+xctest_sync_test_files .build/checkouts/swift-nio/Tests/NIOPosixTests "$tests" "${files[@]}"
 
 started=$(date +%s)
 if ! swift build --build-tests > "$logs/build.log" 2>&1; then

@@ -80,15 +80,7 @@ for target in "${targets[@]}"; do
 done
 swift package resolve > "$logs/resolve.log" 2>&1 || { cat "$logs/resolve.log"; exit 1; }
 for target in "${targets[@]}"; do
-    source_dir=.build/checkouts/swift-service-lifecycle/Tests/$target
-    rm -f "Tests/$target/Placeholder.swift"
-    for file in "$source_dir"/*.swift; do
-        # Unchanged files keep their time stamps, so that a second run does not rebuild.
-        cmp -s "$file" "Tests/$target/${file##*/}" || cp "$file" "Tests/$target/"
-    done
-    for file in "Tests/$target"/*; do
-        [ -e "$source_dir/${file##*/}" ] || rm "$file"
-    done
+    xctest_sync_test_files ".build/checkouts/swift-service-lifecycle/Tests/$target" "Tests/$target"
 done
 
 started=$(date +%s)

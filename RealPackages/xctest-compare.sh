@@ -22,6 +22,27 @@
 # only). Dispatch's own failures are printed and never counted: they say nothing about
 # Conveyor.
 
+# xctest_sync_test_files SOURCE-DIR DEST-DIR [FILE...]
+# Copies a package's test files from its resolved checkout (SOURCE-DIR) into a test
+# target of the build folder (DEST-DIR): the FILEs named, or every .swift file of
+# SOURCE-DIR. Unchanged files keep their time stamps, so that a second run does not
+# rebuild; files not copied (a placeholder, a file upstream dropped) are removed.
+
+xctest_sync_test_files() {
+    local source_dir=$1 dest=$2 file
+    shift 2
+    local files=("$@")
+    if [ ${#files[@]} -eq 0 ]; then
+        for file in "$source_dir"/*.swift; do files+=("${file##*/}"); done
+    fi
+    for file in "${files[@]}"; do
+        cmp -s "$source_dir/$file" "$dest/$file" || cp "$source_dir/$file" "$dest/$file"
+    done
+    for file in "$dest"/*; do
+        [[ " ${files[*]} " == *" ${file##*/} "* ]] || rm "$file"
+    done
+}
+
 # xctest_run VARIANT RUN DIR LOGS TIMEOUT [SWIFT-TEST-ARGUMENTS...]
 # Runs `swift test --skip-build` in DIR, killed as hung after TIMEOUT seconds. Keeps the
 # output in LOGS/VARIANT-RUN.log and lists the failed tests ("Class.test") in
