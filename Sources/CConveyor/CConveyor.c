@@ -204,7 +204,10 @@ static CNV_FAST_TLS long spin_nivcsw = -1;
 static CNV_FAST_TLS uint32_t spin_preempted_samples = 0;
 // Until when (monotonic ns) a thread seen descheduled in mid-spin spins no more; 0: not.
 static CNV_FAST_TLS uint64_t spin_descheduled_until = 0;
+// When (monotonic ns) it was last seen descheduled in mid-spin; 0: never.
+static CNV_FAST_TLS uint64_t spin_last_descheduled = 0;
 #define CNV_SPIN_DESCHEDULED_PAUSE_NS 50000000ULL
+#define CNV_SPIN_DESCHEDULED_RECENT_NS 1000000000ULL
 
 long cnv_thread_involuntary_switches(void) {
     struct rusage usage;
@@ -232,12 +235,15 @@ bool cnv_spin_advised(void) {
     return false;
 }
 
-bool cnv_spin_recently_preempted(void) {
-    return spin_preempted_samples != 0 || spin_off != 0 || spin_descheduled_until != 0;
+bool cnv_spin_recently_descheduled(void) {
+    if (spin_preempted_samples != 0) return true;
+    return spin_last_descheduled != 0 && cnv_monotonic_ns() - spin_last_descheduled < CNV_SPIN_DESCHEDULED_RECENT_NS;
 }
 
 void cnv_spin_note_descheduled(void) {
-    spin_descheduled_until = cnv_monotonic_ns() + CNV_SPIN_DESCHEDULED_PAUSE_NS;
+    uint64_t now = cnv_monotonic_ns();
+    spin_last_descheduled = now;
+    spin_descheduled_until = now + CNV_SPIN_DESCHEDULED_PAUSE_NS;
 }
 
 static uint64_t clock_ns(clockid_t id) {

@@ -81,6 +81,13 @@ func computeFor(milliseconds: Double) {
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
+    @Test func anIdlePoolLeavesNoSearchStamp() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(PoolScenarios.anIdlePoolLeavesNoSearchStamp() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
     @Test func backgroundStartsUnderContinuousDefaultLoad() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
@@ -265,6 +272,28 @@ enum PoolScenarios {
             }
         }
         return true
+    }
+
+    /// Every worker that neither runs nor searches has stamp 0 once the pool is idle,
+    /// after work that went through every way of leaving a search (a job found, a park, a
+    /// timer fired): a stale stamp would vouch for a preempted searcher (a review's test).
+    static func anIdlePoolLeavesNoSearchStamp() -> Bool {
+        let group = DispatchGroup()
+        for index in 0..<2_000 {
+            DispatchQueue.global().async(group: group) { if index % 50 == 0 { usleep(100) } }
+            if index % 100 == 0 {
+                group.enter()
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(30)) { group.leave() }
+            }
+        }
+        guard group.wait(timeout: deadline()) == .success else { return false }
+        let pool = WorkerPool.shared
+        guard waitForAnIdlePool(pool) else { return false }
+        let stale = (0..<pool.slotCount.load(ordering: .acquiring)).filter {
+            pool.worker(at: $0).searchStamp.load(ordering: .relaxed) != 0
+        }
+        print("idle pool: \(stale.count) worker(s) with a search stamp")
+        return stale.isEmpty
     }
 
     /// Starts about a worker per CPU (twice as many short jobs), so that later posts

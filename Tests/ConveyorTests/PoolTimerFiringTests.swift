@@ -114,6 +114,23 @@ import Glibc
         #expect(waitUntil { !isWatched(loop) })
     }
 
+    /// A watch with a backstop that its watcher fires, leaving no timer: the backstop is
+    /// disarmed, so the event thread does not wake for nothing (a review's finding).
+    @Test func aFiredBackstopWatchLeavesNoRingBehind() {
+        let loop = EventLoop(name: "test.fired-backstop")
+        defer { loop.shutdown() }
+        let due = Clock.monotonicNanoseconds() + 1_000_000_000   // a stall before the watch must not let it fire first
+        loop.addTimer(clock: .monotonic, deadline: due, leeway: 0, poolMayFire: true) { _ in }
+        #expect(beginWatch(loop, backstop: 20_000_000))
+        #expect(waitForClock(due))
+        #expect(loop.fireDueTimersFromPool() == .fired)
+        #expect(armedAt(loop) == nil)
+        let wakeUps = loop.loopIterations.load(ordering: .relaxed)
+        // Past the backstop: a timerfd left armed would have rung by now.
+        #expect(waitForClock(due + 100_000_000))
+        #expect(loop.loopIterations.load(ordering: .relaxed) == wakeUps, "the backstop rang after the watcher fired")
+    }
+
     /// The watcher runs a due pool timer's callback on its own thread, never early; a due
     /// timer that must run on the event thread is left to it, and the timerfd is armed so
     /// that it rings for it at once.

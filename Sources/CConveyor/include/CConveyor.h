@@ -143,7 +143,9 @@ static inline void cnv_tls_set_frame(void *value) { cnv_tls_frame_slot = value; 
 /// call): when they grew in two samples in a row, the next 1,024 calls advise against
 /// spinning. A quiet machine shows the sign too, most likely when the kernel runs both
 /// partners on one CPU (a woken thread preempting its waker): quiet semaphore ping-pong
-/// went from 2.4–2.5 to 3.8–4.1 µs a round trip (libdispatch 22–28).
+/// went from 2.4–2.5 to 3.8–4.1 µs a round trip (libdispatch 22–28). A thread seen
+/// descheduled in mid-spin is advised against spinning for 50 ms
+/// (`cnv_spin_note_descheduled`).
 bool cnv_spin_advised(void);
 /// A spinning caller saw itself descheduled in mid-spin (a gap between two of its looks
 /// far longer than a look takes): for the next 50 ms `cnv_spin_advised` advises this
@@ -152,9 +154,10 @@ bool cnv_spin_advised(void);
 /// timer, was preempted for a time slice about every 8 ms, and two samples 64 calls
 /// apart seldom both saw it (issue 24).
 void cnv_spin_note_descheduled(void);
-/// Whether the calling thread has shown a sign of a busy machine lately: its last sample
-/// of involuntary switches grew, or `cnv_spin_advised` advises against spinning now.
-bool cnv_spin_recently_preempted(void);
+/// Whether the calling thread has shown a sign of a busy machine lately, although
+/// spinning may be advised again: its last sample of involuntary switches grew, or it
+/// was seen descheduled in mid-spin within the last second (`cnv_spin_note_descheduled`).
+bool cnv_spin_recently_descheduled(void);
 /// The calling thread's involuntary context switches so far (`ru_nivcsw`), -1 on failure.
 long cnv_thread_involuntary_switches(void);
 

@@ -253,7 +253,7 @@ extension DispatchQueue {
                 break
             }
         }
-        if Clock.monotonicNanoseconds() &- start > WorkerPool.descheduledGapNanoseconds { cnv_spin_note_descheduled() }
+        _ = WorkerPool.noteIfDescheduled(since: start, now: Clock.monotonicNanoseconds())
         return arrived
     }
 

@@ -36,8 +36,9 @@ final class EventLoop: @unchecked Sendable {
     /// The process's event loop; created, and its thread started, on first use.
     static let shared = EventLoop(name: "conveyor.events", publishesDueHint: true)
 
-    /// When the shared loop's monotonic timerfd rings next (ns), `.max` when it will not:
-    /// a pool worker that searches for work reads it to fire due timers itself (see
+    /// The next instant (ns) someone fires the shared loop's monotonic timers at: the
+    /// timerfd's, or while a worker watches, the watched fire time; `.max` when nobody
+    /// will. A pool worker that searches for work reads it to fire due timers itself (see
     /// `fireDueTimersFromPool`).
     static let monotonicDueHint = Atomic<UInt64>(.max)
 

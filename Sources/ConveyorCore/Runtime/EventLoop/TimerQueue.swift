@@ -82,9 +82,9 @@ final class TimerQueue {
     /// Called after the timerfd rang, or a watch fired, and expired timers were taken:
     /// ends any watch and arms the timerfd for the next fire time.
     func rearmAfterExpiry() {
-        isWatched = false
+        let backstopMayRing = endsWatchWithBackstop()
         armedAt = nil
-        if let next = heap.nextFireTime { program(next) } else { publishHint() }
+        rearm(disarmingBackstop: backstopMayRing)
     }
 
     /// Marks the timerfd as spent without re-arming (a batch is still being drained).
@@ -116,8 +116,25 @@ final class TimerQueue {
     /// Ends a watch without firing: the timerfd takes over again.
     func endWatch() {
         guard isWatched else { return }
-        isWatched = false
-        if let next = heap.nextFireTime { program(next) } else { publishHint() }
+        rearm(disarmingBackstop: endsWatchWithBackstop())
+    }
+
+    /// Ends any watch; returns whether it had armed a backstop, which may still ring.
+    private func endsWatchWithBackstop() -> Bool {
+        defer { isWatched = false }
+        return isWatched && watchBackstop != nil
+    }
+
+    /// Arms the timerfd for the next fire time. With nothing left, a backstop that may
+    /// still ring is disarmed: after a watcher fired the last timer, it would wake the
+    /// event thread for nothing (a review's test saw that wake-up).
+    private func rearm(disarmingBackstop: Bool) {
+        if let next = heap.nextFireTime { return program(next) }
+        if disarmingBackstop {
+            armedAt = nil
+            SystemCall.check(cnv_timerfd_arm_absolute(fd, 0), "timerfd_settime")
+        }
+        publishHint()
     }
 
     private func program(_ instant: UInt64) {

@@ -35,10 +35,13 @@ final class Worker: @unchecked Sendable {
     let inJob = Atomic<Bool>(false)
     /// True while the thread waits in a Conveyor wait the pool already compensates.
     let inConveyorWait = Atomic<Bool>(false)
+    /// Keeps `searchStamp` off the line of the fields written on every job.
+    private let stampPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// While this worker counts as searching: when it last showed that it runs (monotonic
     /// ns; its waker's count stamps it too). 0 while it does not search. Read by producers
     /// outside the pool (`WorkerPool.searchersLookPreempted`).
     let searchStamp = Atomic<UInt64>(0)
+    private let stampPaddingAfter: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     // Owner-thread state.
     var isSearching = false

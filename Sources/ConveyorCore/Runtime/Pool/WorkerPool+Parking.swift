@@ -19,9 +19,7 @@ extension WorkerPool {
     /// Parks `worker` until there is work. Returns false when the thread should exit.
     func park(_ worker: Worker) -> Bool {
         if worker.isSearching {
-            worker.isSearching = false
-            worker.searchStamp.store(0, ordering: .relaxed)
-            if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 && hasVisibleWork() {
+            if uncountSearcher(worker) == 0 && hasVisibleWork() {
                 countSearcher(worker)
                 worker.isSearching = true
                 return true

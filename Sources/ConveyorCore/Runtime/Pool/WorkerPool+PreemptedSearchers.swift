@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
 import Synchronization
 
 /// Searchers the kernel preempted (issue 24). A searching worker counts as searching until
@@ -57,6 +58,16 @@ extension WorkerPool {
         searching.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
+    /// Stops counting `worker` as a searcher: its stamp goes first, so that a worker that
+    /// no longer searches never vouches for one that does and was preempted. Returns the
+    /// searchers left.
+    @inline(__always) @discardableResult
+    func uncountSearcher(_ worker: Worker) -> Int {
+        worker.isSearching = false
+        worker.searchStamp.store(0, ordering: .relaxed)
+        return searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+    }
+
     /// Shows producers that `worker`, a searcher, runs: once per search round; returns
     /// the time read. The store is skipped while the stamp is fresher than
     /// `stampRefreshNanoseconds`, so that producers reading it rarely find the line moved.
@@ -69,10 +80,20 @@ extension WorkerPool {
         return now
     }
 
-    /// A gap between two search rounds longer than this means the kernel took the
-    /// searcher's CPU in between (a round takes about a microsecond): the search ends and
-    /// the thread stops spinning for a while (`cnv_spin_note_descheduled`).
+    /// A gap this long in a spin (between two search rounds, within one, or across a
+    /// drain's linger, each of which takes microseconds) means the kernel took the
+    /// thread's CPU meanwhile: the thread stops spinning for a while
+    /// (`cnv_spin_note_descheduled`).
     static let descheduledGapNanoseconds: UInt64 = 200_000
+
+    /// Notes a spin that went from `since` to `now` as descheduled if the gap is longer
+    /// than `descheduledGapNanoseconds`; returns whether it was.
+    @inline(__always)
+    static func noteIfDescheduled(since: UInt64, now: UInt64) -> Bool {
+        guard now &- since > descheduledGapNanoseconds else { return false }
+        cnv_spin_note_descheduled()
+        return true
+    }
 
     /// How fresh a stamp is left alone (`stampSearch`): well under
     /// `preemptedSearcherNanoseconds`.

@@ -22,7 +22,10 @@ extension WorkerPool {
     /// watches: the instant it gives up if it still cannot fire. `tried` turns true when a
     /// look under the lock found nothing this worker may fire (say, a due timer that must
     /// run on the event thread): the rest of this search leaves timers alone instead of
-    /// taking the lock every round until the event thread has run.
+    /// taking the lock every round until the event thread has run. `roundStart` is when
+    /// the search round began (a later clock read here that is far past it means this
+    /// thread was descheduled meanwhile); `mayWatch` is false where spinning is advised
+    /// against, and then due timers are still fired but none is watched.
     @inline(__always)
     func serveTimers(for worker: Worker, roundStart: UInt64, mayWatch: Bool,
                      watchUntil: inout UInt64, tried: inout Bool) -> Job? {
@@ -31,7 +34,7 @@ extension WorkerPool {
         let now = Clock.monotonicNanoseconds()
         // Descheduled since the round began (`search` looks between rounds only): the
         // overdue timers fire now, but this thread spins no more for a while.
-        if now &- roundStart > Self.descheduledGapNanoseconds { cnv_spin_note_descheduled() }
+        _ = Self.noteIfDescheduled(since: roundStart, now: now)
         if now >= due {
             switch EventLoop.shared.fireDueTimersFromPool() {
             case .busy: break
@@ -45,7 +48,7 @@ extension WorkerPool {
             }
         } else if mayWatch, watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
                   worker.currentNice == 0,   // a polite thread may wait long for its CPU
-                  EventLoop.shared.beginTimerWatch(now: now, backstop: cnv_spin_recently_preempted()) {
+                  EventLoop.shared.beginTimerWatch(now: now, backstop: cnv_spin_recently_descheduled()) {
             watchUntil = due + EventLoop.watchWindowNanoseconds
         }
         if watchUntil != 0 && now > watchUntil {

@@ -298,8 +298,7 @@ final class WorkerPool: @unchecked Sendable {
                 worker.hasThread = false
                 liveThreads.wrappingSubtract(1, ordering: .relaxed)
                 running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                searching.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                worker.searchStamp.store(0, ordering: .relaxed)
+                uncountSearcher(worker)
             }
         }
     }
@@ -389,30 +388,26 @@ final class WorkerPool: @unchecked Sendable {
         let spinAdvised = cnv_spin_advised()
         let rounds = spinAdvised ? 48 : 4
         let lifoRound = min(4, rounds - 1)
-        var lastLook: UInt64 = 0
+        var lastRoundEnd: UInt64 = 0
         var lastRound = false
         while round < rounds || watchUntil != 0 {
             let now = stampSearch(worker)
-            if lastLook != 0 && now &- lastLook > Self.descheduledGapNanoseconds {
-                cnv_spin_note_descheduled()
-                if watchUntil != 0 {
-                    EventLoop.shared.endTimerWatch()
-                    watchUntil = 0
-                }
-                lastRound = true
-            }
-            lastLook = now
+            // Descheduled between two rounds: one last round, in which due timers fire
+            // (a watch left is ended on the way out), then park.
+            if lastRoundEnd != 0 && Self.noteIfDescheduled(since: lastRoundEnd, now: now) { lastRound = true }
             if let job = stealOnce(for: worker, includingLIFO: lastRound || round >= lifoRound) { return job }
             if round > 0 {
                 for _ in 0..<32 { cnv_cpu_relax() }
             }
             if let job = popInjection(for: worker) { return job }
-            if !timersTried, let job = serveTimers(
-                for: worker, roundStart: now, mayWatch: spinAdvised, watchUntil: &watchUntil, tried: &timersTried) {
+            if !timersTried, let job = serveTimers(for: worker, roundStart: now, mayWatch: spinAdvised && !lastRound,
+                                                   watchUntil: &watchUntil, tried: &timersTried) {
                 return job
             }
             if lastRound { break }
             round += 1
+            // Read at the round's end, so that callbacks fired in it do not count as a gap.
+            lastRoundEnd = Clock.monotonicNanoseconds()
         }
         return nil
     }
@@ -477,9 +472,7 @@ final class WorkerPool: @unchecked Sendable {
     /// searcher and wakes a worker (or pokes the watchdog) itself, or this look sees its
     /// job and wakes one. The look is one pass over the workers, as a parking worker's.
     func stopSearching(_ worker: Worker) {
-        worker.isSearching = false
-        worker.searchStamp.store(0, ordering: .relaxed)
-        if searching.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+        if uncountSearcher(worker) == 0 {
             atomicMemoryFence(ordering: .sequentiallyConsistent)
             if hasVisibleWork(includingLIFO: true) { notifyWorkAvailable() }
         }
