@@ -41,28 +41,42 @@ import Glibc
         exitWhen(count, signal: finished)
     }
 
+    /// Prints what a child that failed wrote to standard error (how many waiters finished,
+    /// how many threads the pool had): a stall seen once in CI's AddressSanitizer stage
+    /// left no trace of the state it stalled in.
+    private func reportFailedChild(_ result: ExitTest.Result?) {
+        guard let result else { return }
+        if case .exitCode(0) = result.exitStatus { return }
+        print("the child wrote: \(standardError(of: result))")
+    }
+
     /// Exits 0 once `finished` was signalled `count` times within a generous deadline, else 1.
     private static func exitWhen(_ count: Int, signal finished: DispatchSemaphore) -> Never {
         let deadline = DispatchTime.now() + 60
         for done in 0..<count where finished.wait(timeout: deadline) == .timedOut {
-            writeToStandardError("\(done) of \(count) finished, \(WorkerPool.shared.liveThreads.load(ordering: .relaxed)) threads\n")
+            let pool = WorkerPool.shared
+            writeToStandardError("\(done) of \(count) finished, \(pool.liveThreads.load(ordering: .relaxed)) threads"
+                + " (\(pool.parkedThreads.load(ordering: .relaxed)) parked, running \(pool.running.load(ordering: .relaxed)),"
+                + " searching \(pool.searching.load(ordering: .relaxed)), work visible: \(pool.hasVisibleWork(includingLIFO: true)))\n")
             exit(1)
         }
         exit(0)
     }
 
     @Test func blocksThatPostToAGlobalQueueAndWaitFinishPastTheThreadCap() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Self.allFinish(4 * WorkerPool.shared.maxThreads) { signal in DispatchQueue.global().async { signal() } }
         }
+        reportFailedChild(result)
     }
 
     /// The posted block is a serial queue's drain, which goes to the worker's LIFO slot.
     @Test func blocksThatPostToASerialQueueAndWaitFinishPastTheThreadCap() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let serial = DispatchQueue(label: "post-and-wait")
             Self.allFinish(4 * WorkerPool.shared.maxThreads) { signal in serial.async { signal() } }
         }
+        reportFailedChild(result)
     }
 
     /// A job on the pool posts the waiters, then waits for them all (as a test body does
@@ -70,12 +84,13 @@ import Glibc
     /// handed off when it blocks, and each waiter's own post must still come before the
     /// waiters handed off with them.
     @Test func aJobThatPostsTheWaitersAndWaitsForThemFinishesPastTheThreadCap() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             DispatchQueue.global().async {
                 Self.allFinish(4 * WorkerPool.shared.maxThreads) { signal in DispatchQueue.global().async { signal() } }
             }
             while true { pause() }
         }
+        reportFailedChild(result)
     }
 
     /// A job posts the work that the waiters wait for, then keeps its CPU (a running job
@@ -107,11 +122,13 @@ import Glibc
     }
 
     @Test func waitersOfABusyJobsQueueDrainFinishPastTheThreadCap() async {
-        await #expect(processExitsWith: .success) { Self.waitersOfABusyPostersWorkFinish(serialDrain: true) }
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { Self.waitersOfABusyPostersWorkFinish(serialDrain: true) }
+        reportFailedChild(result)
     }
 
     @Test func waitersOfABusyJobsPostFinishPastTheThreadCap() async {
-        await #expect(processExitsWith: .success) { Self.waitersOfABusyPostersWorkFinish(serialDrain: false) }
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { Self.waitersOfABusyPostersWorkFinish(serialDrain: false) }
+        reportFailedChild(result)
     }
 
     /// A job posts a queue's drain (to its LIFO slot) and stays runnable until the drain
@@ -122,7 +139,7 @@ import Glibc
     /// owner to the pool (`WorkerPool.watchTick`). Found by the composition tester's busy
     /// poster, on a queue crowd that ran one member at a time.
     @Test func aBusyJobsQueueDrainRunsWhileItsWaiterHoldsTheOtherWorkers() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let others = WorkerPool.shared.cpuCount - 1
             let started = DispatchSemaphore(value: 0)
             let drainPosted = Atomic<Bool>(false)
@@ -163,6 +180,7 @@ import Glibc
             }
             exit(0)
         }
+        reportFailedChild(result)
     }
 
     /// The pool counts as crowded (`isCrowded`: steals ahead of the shared queues) while
@@ -170,7 +188,7 @@ import Glibc
     /// stay alive for `idleTimeoutNanoseconds` (10 s), and counting them kept every worker
     /// stealing ahead of the bands for that long after a burst of blocking work.
     @Test func aPoolIsCrowdedOnlyWhileItsThreadsAreAwake() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let pool = WorkerPool.shared
             let count = pool.maxThreads / 2 + 8
             let gate = DispatchSemaphore(value: 0)
@@ -192,14 +210,16 @@ import Glibc
             if pool.liveThreads.load(ordering: .relaxed) <= pool.maxThreads / 2 { exit(5) }
             exit(0)
         }
+        reportFailedChild(result)
     }
 
     /// The waiters come through a concurrent queue of its own, as Swift concurrency's jobs
     /// do under the drop-in library.
     @Test func itemsOfAConcurrentQueueThatPostAndWaitFinishPastTheThreadCap() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let queue = DispatchQueue(label: "post-and-wait.concurrent", attributes: .concurrent)
             Self.allFinish(4 * WorkerPool.shared.maxThreads, on: queue) { signal in DispatchQueue.global().async { signal() } }
         }
+        reportFailedChild(result)
     }
 }
