@@ -58,6 +58,14 @@ void dispatch_queue_set_width(dispatch_queue_t queue, long width);
 
 void compose_c_set_width(void *queue, long width) { dispatch_queue_set_width((dispatch_queue_t)queue, width); }
 
+static char specific_key;
+
+void compose_c_set_specific(void *queue, long value) {
+    dispatch_queue_set_specific((dispatch_queue_t)queue, &specific_key, (void *)(value + 1), NULL);
+}
+
+long compose_c_get_specific(void) { return (long)dispatch_get_specific(&specific_key) - 1; }
+
 void compose_c_activate(void *queue) { dispatch_activate((dispatch_queue_t)queue); }
 void compose_c_suspend(void *queue) { dispatch_suspend((dispatch_queue_t)queue); }
 void compose_c_resume(void *queue) { dispatch_resume((dispatch_queue_t)queue); }

@@ -92,6 +92,7 @@ extension Runner {
             let runs = SeenIterations(iterations)
             let iteration = IterationBox { [self] index in
                 checker.enter(q, barrier: false, what: "dispatch_apply_f iteration", order: nil)
+                checkSpecific(q, what: "dispatch_apply_f iteration")
                 runs.count(index)
                 checker.leave(q, barrier: false)
             }
@@ -107,11 +108,13 @@ extension Runner {
             checker.expect()
             handlers.event = { [self] in
                 checker.enter(q, barrier: false, what: "C timer event", order: nil)
+                checkSpecific(q, what: "C timer event")
                 if state.event(checker, what: "C timer on q\(q)") { compose_c_source_cancel(handlers.source) }
                 checker.leave(q, barrier: false)
             }
             handlers.cancel = { [self] in
                 checker.enter(q, barrier: false, what: "C timer cancel handler", order: nil)
+                checkSpecific(q, what: "C timer cancel handler")
                 state.cancelled(checker, what: "C timer on q\(q)")
                 checker.leave(q, barrier: false)
                 compose_c_release(handlers.source)

@@ -39,6 +39,9 @@ struct Program: Sendable {
         /// The main queue (Swift API programs, last in `queues`): the tester's main thread
         /// serves it (`dispatchMain()`); only `mainQueue` operations use it.
         var main = false
+        /// Holds a queue-specific value (its index) under the program's key: every block
+        /// must read the value of the nearest queue in its chain that holds one.
+        var specific = false
     }
 
     indirect enum Op: Sendable {
@@ -106,6 +109,10 @@ struct Program: Sendable {
         Program(seed: seed, api: api, queues: queues, threads: indices.filter { threads.indices.contains($0) }.map { threads[$0] })
     }
 
+    /// The value `getSpecific` must read in a block of `queue`: the index of the nearest
+    /// queue in its chain that holds one.
+    func specificValue(seenFrom queue: Int) -> Int? { chain(queue).first { queues[$0].specific } }
+
     /// The queue and its targets, innermost first.
     func chain(_ queue: Int) -> [Int] {
         var result = [queue]
@@ -141,6 +148,12 @@ extension Program {
                 queues[index].width = widths.within(1...3)
             }
         }
+        // Specific values come from a stream of their own (seeds keep their programs).
+        // Not on global queues, which the whole process shares.
+        var specifics = SeededRandom(seed: seed ^ 0x5350_4543_4946)
+        for index in queues.indices where !queues[index].global && specifics.percent(50) {
+            queues[index].specific = true
+        }
         var generator = Generator(random: random, queues: queues, api: api)
         var threads = (0..<generator.random.within(1...3)).map { _ in
             (0..<generator.random.within(1...6)).map { _ in generator.op(depth: 0, plainThread: true, aboveTree: -1) }
@@ -167,7 +180,8 @@ extension Program {
                     threads[index].insert(.mainQueue(actor: mains.random.percent(50), body: body), at: position)
                 }
             }
-            queues.append(Queue(index: mainIndex, serial: true, target: nil, qos: 2, inactive: false, tree: -1, main: true))
+            queues.append(Queue(index: mainIndex, serial: true, target: nil, qos: 2, inactive: false, tree: -1, main: true,
+                                specific: specifics.percent(50)))
         }
         self.queues = queues
         self.threads = threads
@@ -269,12 +283,13 @@ extension Program: CustomStringConvertible {
     var description: String {
         var lines = ["program \(seed) (\(api.rawValue) API)"]
         for queue in queues {
-            if queue.main { lines.append("  q\(queue.index): main"); continue }
+            let specific = queue.specific ? ", specific" : ""
+            if queue.main { lines.append("  q\(queue.index): main\(specific)"); continue }
             if queue.global { lines.append("  q\(queue.index): global(qos \(queue.qos))"); continue }
             let kind = queue.serial ? "serial" : "concurrent"
             let target = queue.target.map { "q\($0)" } ?? "global(qos \(queue.qos))"
             let width = queue.width.map { ", width \($0)" } ?? ""
-            lines.append("  q\(queue.index): \(kind)\(width) -> \(target)\(queue.inactive ? ", inactive" : "")")
+            lines.append("  q\(queue.index): \(kind)\(width) -> \(target)\(queue.inactive ? ", inactive" : "")\(specific)")
         }
         for (index, ops) in threads.enumerated() {
             lines.append("  thread \(index):")

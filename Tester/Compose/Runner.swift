@@ -37,6 +37,9 @@ final class Runner: @unchecked Sendable {
     /// The program's queues, made through the Swift API or the C API.
     private(set) var queues: [DispatchQueue] = []
     private(set) var cQueues: [UnsafeMutableRawPointer] = []
+    /// The key of the queue-specific values (Swift API; the C API's is the shim's): one
+    /// for the process, as a key's address could be reused by the next program's.
+    private static let specificKey = DispatchSpecificKey<Int>()
 
     init(program: Program, livenessSeconds: Double) {
         self.program = program
@@ -112,6 +115,7 @@ final class Runner: @unchecked Sendable {
     }
 
     private func makeQueues() {
+        defer { setSpecificValues() }
         let classes: [DispatchQoS] = [.background, .utility, .default, .userInitiated]
         for spec in program.queues {
             let label = "compose.q\(spec.index)"
@@ -145,10 +149,32 @@ final class Runner: @unchecked Sendable {
         }
     }
 
+    /// Sets the values of the queues that hold one; on the main queue, which outlives the
+    /// program, clears an earlier program's.
+    private func setSpecificValues() {
+        for spec in program.queues where spec.specific || spec.main {
+            if program.api == .c { compose_c_set_specific(cQueues[spec.index], spec.index) }
+            else { queues[spec.index].setSpecific(key: Runner.specificKey, value: spec.specific ? spec.index : nil) }
+        }
+    }
+
+    /// Fails unless the current queue-specific value is that of the nearest queue in
+    /// `queue`'s chain holding one (what a block of `queue`, or its handler, must see; a
+    /// queue of its own targeting `queue` and holding none sees the same).
+    func checkSpecific(_ queue: Int, what: String) {
+        let seen = program.api == .c ? (compose_c_get_specific() as Int?).flatMap { $0 < 0 ? nil : $0 }
+            : DispatchQueue.getSpecific(key: Runner.specificKey)
+        let expected = program.specificValue(seenFrom: queue)
+        if seen != expected {
+            checker.fail("\(what) on q\(queue) read the specific value of \(seen.map { "q\($0)" } ?? "no queue"), not of \(expected.map { "q\($0)" } ?? "no queue")")
+        }
+    }
+
     /// Runs a block's checked part: `enter`, the body, `leave`, and counts it done.
     func runBlock(_ queue: Int, barrier: Bool, what: String, order: Checker.Order?,
                   window: SuspendWindow? = nil, body: (Submitter) -> Void) {
         checker.enter(queue, barrier: barrier, what: what, order: order)
+        checkSpecific(queue, what: what)
         if let window, window.resumed.load(ordering: .sequentiallyConsistent) == 0 {
             checker.fail("\(what) started on q\(queue) while the queue was suspended")
         }

@@ -38,6 +38,10 @@ void compose_c_set_target(void *queue, void *target);
 /// libdispatch's private `dispatch_queue_set_width`: at most `width` of a concurrent
 /// queue's blocks (and `sync` callers) run at once.
 void compose_c_set_width(void *queue, long width);
+/// `dispatch_queue_set_specific` under the shim's one key: `value` (stored as `value + 1`).
+void compose_c_set_specific(void *queue, long value);
+/// `dispatch_get_specific` of the shim's key: the value set, or -1 when none is seen.
+long compose_c_get_specific(void);
 void compose_c_activate(void *queue);
 void compose_c_suspend(void *queue);
 void compose_c_resume(void *queue);
