@@ -131,6 +131,8 @@ extension Runner {
                 handlers.cancel = {}
             })
             compose_c_source_resume(handlers.source)
+        case let .pipe(q, chunks, bytes, suspendSource):
+            pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
         case .dataSource, .workItem, .actorCalls, .mainQueue:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .suspend(q, submissions):

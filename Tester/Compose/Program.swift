@@ -59,6 +59,10 @@ struct Program: Sendable {
         case applyOn(queue: Int, iterations: Int)
         /// A repeating timer that cancels itself after `ticks` events.
         case timer(queue: Int, microseconds: Int, ticks: Int)
+        /// A read source on `queue` watching a pipe the caller writes `chunks` chunks of
+        /// `bytes` bytes into and closes (PipeSource.swift); suspended while the caller
+        /// writes when `suspendSource`.
+        case pipe(queue: Int, chunks: Int, bytes: Int, suspendSource: Bool)
         /// A data-add source (Swift API) fed `merges` values, cancelled when all arrived.
         case dataSource(queue: Int, merges: Int)
         /// Suspends `queue`, submits `submissions` blocks, resumes it.
@@ -157,6 +161,17 @@ extension Program {
         var generator = Generator(random: random, queues: queues, api: api)
         var threads = (0..<generator.random.within(1...3)).map { _ in
             (0..<generator.random.within(1...6)).map { _ in generator.op(depth: 0, plainThread: true, aboveTree: -1) }
+        }
+        // Pipes too (seeds keep their programs): written from the plain thread, or from a
+        // block of one of the program's queues.
+        var pipes = SeededRandom(seed: seed ^ 0x5049_5045_5321)
+        for index in threads.indices where pipes.percent(35) {
+            for _ in 0..<pipes.within(1...2) {
+                let pipe = Op.pipe(queue: pipes.below(queues.count), chunks: pipes.within(1...16),
+                                   bytes: pipes.within(1...1_024), suspendSource: pipes.percent(30))
+                let op = pipes.percent(50) ? Op.async(queue: pipes.below(queues.count), barrier: false, body: [pipe]) : pipe
+                threads[index].insert(op, at: pipes.below(threads[index].count + 1))
+            }
         }
         // Retargets come from a stream of their own too (seeds keep their programs).
         if api == .c {
@@ -319,6 +334,9 @@ extension Program: CustomStringConvertible {
             lines.append(indent + "dispatch_apply(\(iterations)) on q\(queue)")
         case let .timer(queue, microseconds, ticks): lines.append(indent + "timer(q\(queue), every \(microseconds) us, \(ticks) ticks)")
         case let .dataSource(queue, merges): lines.append(indent + "dataAddSource(q\(queue), \(merges) merges)")
+        case let .pipe(queue, chunks, bytes, suspendSource):
+            lines.append(indent + "readSource(q\(queue)) on a pipe\(suspendSource ? ", suspended" : ""), \(chunks) x write(\(bytes) bytes), close"
+                         + (suspendSource ? ", resume" : ""))
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)

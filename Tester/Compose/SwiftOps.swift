@@ -60,6 +60,8 @@ extension Runner {
             timer(q, microseconds: microseconds, ticks: ticks)
         case let .dataSource(q, merges):
             dataSource(q, merges: merges)
+        case let .pipe(q, chunks, bytes, suspendSource):
+            pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
         case let .suspend(q, submissions):
             let window = SuspendWindow()
             queues[q].suspend()
