@@ -63,6 +63,9 @@ struct Program: Sendable {
         /// `bytes` bytes into and closes (PipeSource.swift); suspended while the caller
         /// writes when `suspendSource`.
         case pipe(queue: Int, chunks: Int, bytes: Int, suspendSource: Bool)
+        /// A task preferring `queue` as its executor (Swift API, ExecutorTask.swift): `steps`
+        /// pieces of work between `Task.yield()`s, the first running `body`.
+        case executorTask(queue: Int, steps: Int, body: [Op])
         /// A data-add source (Swift API) fed `merges` values, cancelled when all arrived.
         case dataSource(queue: Int, merges: Int)
         /// Suspends `queue`, submits `submissions` blocks, resumes it.
@@ -193,6 +196,16 @@ extension Program {
                     let body = mains.random.percent(50) ? mains.body(depth: 1, aboveTree: -1) : []
                     let position = mains.random.below(threads[index].count + 1)
                     threads[index].insert(.mainQueue(actor: mains.random.percent(50), body: body), at: position)
+                }
+            }
+            // Tasks on the program's queues, from a stream of their own too.
+            var tasks = Generator(random: SeededRandom(seed: seed ^ 0x5441_534B_5300), queues: queues, api: api)
+            for index in threads.indices where tasks.random.percent(30) {
+                for _ in 0..<tasks.random.within(1...2) {
+                    let q = tasks.queue()
+                    let op = Op.executorTask(queue: q, steps: tasks.random.within(1...4),
+                                             body: tasks.body(depth: 1, aboveTree: tasks.treeInside(q)))
+                    threads[index].insert(op, at: tasks.random.below(threads[index].count + 1))
                 }
             }
             queues.append(Queue(index: mainIndex, serial: true, target: nil, qos: 2, inactive: false, tree: -1, main: true,
@@ -340,6 +353,7 @@ extension Program: CustomStringConvertible {
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
+        case let .executorTask(queue, steps, body): nested("Task(executorPreference: q\(queue)): \(steps) steps", body)
         case let .mainQueue(actor, body): nested(actor ? "Task { @MainActor }" : "async(main)", body)
         case let .crowd(queue, members, serial, barrier):
             lines.append(indent + "group: \(members) x async(q\(queue)) { sync\(barrier ? "(barrier)" : "") onto a new \(serial ? "serial" : "concurrent") queue }, wait")

@@ -109,6 +109,8 @@ extension Runner {
                 }
             }
             #endif
+        case let .executorTask(q, steps, body):
+            executorTask(q, steps: steps, body: body)
         case let .transient(serial, blocks, resubmit, group):
             transient(serial: serial, blocks: blocks, resubmit: resubmit, group: group)
         case .applyOn, .retarget:
