@@ -104,10 +104,7 @@ final class TimerQueue {
         if let backstop {
             program(next &+ backstop)
         } else {
-            if armedAt != nil {
-                armedAt = nil
-                SystemCall.check(cnv_timerfd_arm_absolute(fd, 0), "timerfd_settime")
-            }
+            if armedAt != nil { disarm() }
             publishHint()
         }
         return true
@@ -130,11 +127,14 @@ final class TimerQueue {
     /// event thread for nothing (a review's test saw that wake-up).
     private func rearm(disarmingBackstop: Bool) {
         if let next = heap.nextFireTime { return program(next) }
-        if disarmingBackstop {
-            armedAt = nil
-            SystemCall.check(cnv_timerfd_arm_absolute(fd, 0), "timerfd_settime")
-        }
+        if disarmingBackstop { disarm() }
         publishHint()
+    }
+
+    /// Disarms the timerfd (a `timerfd_settime` of 0).
+    private func disarm() {
+        armedAt = nil
+        SystemCall.check(cnv_timerfd_arm_absolute(fd, 0), "timerfd_settime")
     }
 
     private func program(_ instant: UInt64) {
