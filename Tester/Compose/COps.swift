@@ -133,7 +133,7 @@ extension Runner {
             compose_c_source_resume(handlers.source)
         case let .pipe(q, chunks, bytes, suspendSource):
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
-        case .dataSource, .workItem, .actorCalls, .mainQueue, .executorTask:
+        case .dataSource, .workItem, .actorCalls, .mainQueue, .executorTask, .cancelQueued:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .suspend(q, submissions):
             let window = SuspendWindow()

@@ -63,6 +63,9 @@ struct Program: Sendable {
         /// `bytes` bytes into and closes (PipeSource.swift); suspended while the caller
         /// writes when `suspendSource`.
         case pipe(queue: Int, chunks: Int, bytes: Int, suspendSource: Bool)
+        /// A work item cancelled while it waits in suspended queue `queue` (Swift API, plain
+        /// threads only; CancelledWorkItem.swift), with a notify on `notify` and a `wait`.
+        case cancelQueued(queue: Int, barrier: Bool, notify: Int?, wait: Bool)
         /// A task preferring `queue` as its executor (Swift API, ExecutorTask.swift): `steps`
         /// pieces of work between `Task.yield()`s, the first running `body`.
         case executorTask(queue: Int, steps: Int, body: [Op])
@@ -207,6 +210,14 @@ extension Program {
                                              body: tasks.body(depth: 1, aboveTree: tasks.treeInside(q)))
                     threads[index].insert(op, at: tasks.random.below(threads[index].count + 1))
                 }
+            }
+            // Work items cancelled in a suspended queue, from a stream of their own too.
+            var cancels = Generator(random: SeededRandom(seed: seed ^ 0x4341_4E43_454C), queues: queues, api: api)
+            for index in threads.indices where cancels.random.percent(25) {
+                guard let q = cancels.madeQueue() else { break }
+                let notify: Int? = cancels.random.percent(70) ? cancels.queue() : nil
+                let op = Op.cancelQueued(queue: q, barrier: cancels.barrier(q), notify: notify, wait: cancels.random.percent(50))
+                threads[index].insert(op, at: cancels.random.below(threads[index].count + 1))
             }
             queues.append(Queue(index: mainIndex, serial: true, target: nil, qos: 2, inactive: false, tree: -1, main: true,
                                 specific: specifics.percent(50)))
@@ -353,6 +364,9 @@ extension Program: CustomStringConvertible {
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
+        case let .cancelQueued(queue, barrier, notify, wait):
+            lines.append(indent + "suspend(q\(queue)), workItem(q\(queue)\(barrier ? ", barrier" : "")), async(q\(queue)), cancel"
+                         + (notify.map { ", notify(q\($0))" } ?? "") + ", resume" + (wait ? ", wait" : ""))
         case let .executorTask(queue, steps, body): nested("Task(executorPreference: q\(queue)): \(steps) steps", body)
         case let .mainQueue(actor, body): nested(actor ? "Task { @MainActor }" : "async(main)", body)
         case let .crowd(queue, members, serial, barrier):

@@ -109,6 +109,8 @@ extension Runner {
                 }
             }
             #endif
+        case let .cancelQueued(q, barrier, notify, wait):
+            cancelQueued(q, barrier: barrier, notify: notify, wait: wait, from: submitter)
         case let .executorTask(q, steps, body):
             executorTask(q, steps: steps, body: body)
         case let .transient(serial, blocks, resubmit, group):
@@ -175,14 +177,9 @@ extension Runner {
             }
         }
         if let notify {
-            let once = Once("group notify")
-            checker.expect()
-            group.notify(queue: queues[notify]) { [self] in
-                runBlock(notify, barrier: false, what: "group notify", order: nil) { _ in
-                    once.run(checker)
-                    record.check(checker, after: "group notify on q\(notify)")
-                }
-            }
+            group.notify(queue: queues[notify], execute: notifyBlock(on: notify, what: "group notify") { [self] in
+                record.check(checker, after: "group notify on q\(notify)")
+            })
         }
         if wait {
             if group.wait(timeout: .now() + liveness) == .timedOut {
@@ -205,20 +202,27 @@ extension Runner {
         if cancel { item.cancel() }
         queues[q].async(execute: item)
         if let notify {
-            let once = Once("work item notify")
-            checker.expect()
-            item.notify(queue: queues[notify]) { [self] in
-                runBlock(notify, barrier: false, what: "work item notify", order: nil) { _ in
-                    once.run(checker)
-                    if !cancel && !flag.isSet { checker.fail("a work item's notify on q\(notify) ran before the item ended") }
-                }
-            }
+            item.notify(queue: queues[notify], execute: notifyBlock(on: notify, what: "work item notify") { [self] in
+                if !cancel && !flag.isSet { checker.fail("a work item's notify on q\(notify) ran before the item ended") }
+            })
         }
         if wait {
             if item.wait(timeout: .now() + liveness) == .timedOut {
                 checker.fail("workItem.wait on q\(q) timed out")
             } else if !cancel && !flag.isSet {
                 checker.fail("workItem.wait returned before the item on q\(q) ended")
+            }
+        }
+    }
+
+    /// A notify's block, expected to run once, as a block of `q`: runs `check` inside.
+    func notifyBlock(on q: Int, what: String, _ check: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let once = Once(what)
+        checker.expect()
+        return { [self] in
+            runBlock(q, barrier: false, what: what, order: nil) { _ in
+                once.run(checker)
+                check()
             }
         }
     }
