@@ -375,19 +375,23 @@ final class WorkerPool: @unchecked Sendable {
         var round = 0
         // On a busy machine (this thread keeps being preempted: `cnv_spin_advised`) a
         // long search takes CPU that running work needs, and a post from outside the pool
-        // wakes another worker past a preempted searcher anyway: search a few rounds, then
-        // park, and watch no timer (issue 24). A thread that spins at every chance runs
-        // up its share of the CPU, and the kernel then takes its CPU for whole time slices
-        // (traced: 4 ms on, 4 ms off, beside two threads burning CPU), while the timer it
-        // watches, the queue it drains or the job it counts as searching for waits. A
-        // search that finds itself descheduled between two rounds ends and stops this
-        // thread's spinning for a while (`cnv_spin_note_descheduled`).
-        // A short search still takes a busy owner's LIFO slot in its last round, as a full
-        // one does from its fifth: the LIFO watcher's wake-up relies on that (issue 11,
+        // wakes another worker past a preempted searcher anyway: search 16 rounds (about
+        // 13 µs), then park, and watch no timer (issue 24). 16, not 4: beside two threads
+        // burning CPU, 4 rounds parked the workers a reader-writer queue's next reads
+        // needed (5,979-7,096 ns per operation; 16 rounds: 5,084-5,589, and less CPU per
+        // operation; libdispatch 3,039-6,462), and timers were no earlier (p50 41-48 µs
+        // late; 16 rounds: 40-51). A thread that spins at every chance runs up its share
+        // of the CPU, and the kernel then takes its CPU for whole time slices (traced: 4 ms
+        // on, 4 ms off, beside two threads burning CPU), while the timer it watches, the
+        // queue it drains or the job it counts as searching for waits. A search that finds
+        // itself descheduled between two rounds ends and stops this thread's spinning for
+        // a while (`cnv_spin_note_descheduled`).
+        // Every search takes a busy owner's LIFO slot from its fifth round, and in the last
+        // round of one cut short: the LIFO watcher's wake-up relies on that (issue 11,
         // finding 3), and parking checks no slots.
         let spinAdvised = cnv_spin_advised()
-        let rounds = spinAdvised ? 48 : 4
-        let lifoRound = min(4, rounds - 1)
+        let rounds = spinAdvised ? 48 : 16
+        let lifoRound = 4
         var lastRoundEnd: UInt64 = 0
         var lastRound = false
         while round < rounds || watchUntil != 0 {
