@@ -207,6 +207,8 @@ static CNV_FAST_TLS uint64_t spin_descheduled_until = 0;
 // When (monotonic ns) it was last seen descheduled in mid-spin; 0: never.
 static CNV_FAST_TLS uint64_t spin_last_descheduled = 0;
 #define CNV_SPIN_DESCHEDULED_PAUSE_NS 50000000ULL
+// Samples in a row that must see involuntary switches (see cnv_spin_advised in the header).
+#define CNV_SPIN_PREEMPTED_SAMPLES 4
 #define CNV_SPIN_DESCHEDULED_RECENT_NS 1000000000ULL
 
 long cnv_thread_involuntary_switches(void) {
@@ -219,7 +221,7 @@ bool cnv_spin_advised(void) {
         long switches = cnv_thread_involuntary_switches();
         if (switches >= 0) {
             if (spin_nivcsw >= 0 && switches != spin_nivcsw) {
-                if (++spin_preempted_samples >= 2) spin_off = 1024;
+                if (++spin_preempted_samples >= CNV_SPIN_PREEMPTED_SAMPLES) spin_off = 1024;
             } else {
                 spin_preempted_samples = 0;
             }

@@ -40,10 +40,10 @@ enum SpinAdviceScenario {
             startThread { while !stop.load(ordering: .relaxed) { cnv_cpu_relax() } }
         }
         defer { stop.store(true, ordering: .relaxed) }
-        // Two sampling periods (64 calls each) in a row, each after this thread was
+        // Four sampling periods (64 calls each) in a row, each after this thread was
         // preempted, advise against spinning.
         var advisedAgainst = false
-        for period in 0..<2 {
+        for period in 0..<4 {
             guard runUntilPreempted() else {
                 print("this thread was never preempted (period \(period))")
                 return false

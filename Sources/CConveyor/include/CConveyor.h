@@ -140,12 +140,16 @@ static inline void cnv_tls_set_frame(void *value) { cnv_tls_frame_slot = value; 
 /// ping-pong with every CPU busy: 8.4–9.1 µs a round trip with the spin, 3.3–3.5 without,
 /// libdispatch 3.3–3.4). The sign of a busy machine used here is the calling thread's own
 /// involuntary context switches (`getrusage(RUSAGE_THREAD)`, 0.2 µs, sampled every 64th
-/// call): when they grew in two samples in a row, the next 1,024 calls advise against
+/// call): when they grew in four samples in a row, the next 1,024 calls advise against
 /// spinning. A quiet machine shows the sign too, most likely when the kernel runs both
 /// partners on one CPU (a woken thread preempting its waker): quiet semaphore ping-pong
-/// went from 2.4–2.5 to 3.8–4.1 µs a round trip (libdispatch 22–28). A thread seen
-/// descheduled in mid-spin is advised against spinning for 50 ms
-/// (`cnv_spin_note_descheduled`).
+/// went from 2.4–2.5 to 3.8–4.1 µs a round trip (libdispatch 22–28). With two samples
+/// that was common enough that in some processes of an unmodified program under the
+/// drop-in library no worker watched a `Task.sleep`'s timer on a quiet machine (p50
+/// 35–47 µs late in 17 processes of 24; four samples: 3 of 20, the others 6.9–13.6 µs),
+/// while on a busy one four are as quick to tell (semaphore ping-pong beside two burning threads: 3.64–3.75
+/// µs a round trip, two samples: 3.56–3.58). A thread seen descheduled in mid-spin is
+/// advised against spinning for 50 ms (`cnv_spin_note_descheduled`).
 bool cnv_spin_advised(void);
 /// A spinning caller saw itself descheduled in mid-spin (a gap between two of its looks
 /// far longer than a look takes): for the next 50 ms `cnv_spin_advised` advises this
