@@ -147,9 +147,10 @@ static inline void cnv_tls_set_frame(void *value) { cnv_tls_frame_slot = value; 
 /// that was common enough that in some processes of an unmodified program under the
 /// drop-in library no worker watched a `Task.sleep`'s timer on a quiet machine (p50
 /// 35–47 µs late in 17 processes of 24; four samples: 3 of 20, the others 6.9–13.6 µs),
-/// while on a busy one four are as quick to tell (semaphore ping-pong beside two burning threads: 3.64–3.75
-/// µs a round trip, two samples: 3.56–3.58). A thread seen descheduled in mid-spin is
-/// advised against spinning for 50 ms (`cnv_spin_note_descheduled`).
+/// while on a busy one four are as quick to tell (semaphore ping-pong beside two burning
+/// threads: 3.64–3.75 µs a round trip, two samples: 3.56–3.58). A thread seen
+/// descheduled in mid-spin is advised against spinning for 50 ms
+/// (`cnv_spin_note_descheduled`).
 bool cnv_spin_advised(void);
 /// A spinning caller saw itself descheduled in mid-spin (a gap between two of its looks
 /// far longer than a look takes): for the next 50 ms `cnv_spin_advised` advises this

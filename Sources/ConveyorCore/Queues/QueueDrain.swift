@@ -248,7 +248,8 @@ extension DispatchQueue {
     /// A linger that took far longer than its spins was descheduled: it says so.
     /// Returns whether an item arrived.
     private final func lingerForMoreItems() -> Bool {
-        guard kind != .main, Worker.currentHasNothingElse, kind == .concurrent || cnv_spin_advised() else { return false }
+        guard kind != .main, Worker.currentHasNothingElse else { return false }
+        guard kind == .concurrent || cnv_spin_advised() else { return false }
         let start = Clock.monotonicNanoseconds()
         var arrived = false
         for _ in 0..<64 {
