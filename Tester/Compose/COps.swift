@@ -91,8 +91,7 @@ extension Runner {
         case let .applyOn(q, iterations):
             let runs = SeenIterations(iterations)
             let iteration = IterationBox { [self] index in
-                checker.enter(q, barrier: false, what: "dispatch_apply_f iteration", order: nil)
-                checkSpecific(q, what: "dispatch_apply_f iteration")
+                enterBlock(q, what: "dispatch_apply_f iteration")
                 runs.count(index)
                 checker.leave(q, barrier: false)
             }
@@ -103,18 +102,16 @@ extension Runner {
             }
             runs.check(checker)
         case let .timer(q, microseconds, ticks):
-            let handlers = TimerHandlers()
+            let handlers = CSourceHandlers()
             let state = CTimerState(ticks: ticks)
             checker.expect()
             handlers.event = { [self] in
-                checker.enter(q, barrier: false, what: "C timer event", order: nil)
-                checkSpecific(q, what: "C timer event")
+                enterBlock(q, what: "C timer event")
                 if state.event(checker, what: "C timer on q\(q)") { compose_c_source_cancel(handlers.source) }
                 checker.leave(q, barrier: false)
             }
             handlers.cancel = { [self] in
-                checker.enter(q, barrier: false, what: "C timer cancel handler", order: nil)
-                checkSpecific(q, what: "C timer cancel handler")
+                enterBlock(q, what: "C timer cancel handler")
                 state.cancelled(checker, what: "C timer on q\(q)")
                 checker.leave(q, barrier: false)
                 compose_c_release(handlers.source)
@@ -123,9 +120,9 @@ extension Runner {
             let nanoseconds = UInt64(microseconds) * 1_000
             let retained = Unmanaged.passRetained(handlers).toOpaque()
             handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, nanoseconds, nanoseconds / 4, retained, { raw in
-                Unmanaged<TimerHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
+                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
             }, { raw in
-                let handlers = Unmanaged<TimerHandlers>.fromOpaque(raw!).takeRetainedValue()
+                let handlers = Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue()
                 handlers.cancel()
                 handlers.event = {}   // the handlers captured `handlers`: break the cycle
                 handlers.cancel = {}
@@ -233,8 +230,9 @@ private final class IterationBox {
     init(_ body: @escaping (Int) -> Void) { self.body = body }
 }
 
-/// A C timer's handlers and source; the cancel handler releases both.
-private final class TimerHandlers: @unchecked Sendable {
+/// A C source's handlers and source (timers here, read sources in PipeSource.swift); the
+/// cancel handler releases both.
+final class CSourceHandlers: @unchecked Sendable {
     var event: () -> Void = {}
     var cancel: () -> Void = {}
     var source: UnsafeMutableRawPointer!

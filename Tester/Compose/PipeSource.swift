@@ -43,15 +43,13 @@ extension Runner {
         let what = "read source on q\(q)"
         checker.expect()
         let event: @Sendable () -> Bool = { [self] in
-            checker.enter(q, barrier: false, what: "\(what): event", order: nil)
-            checkSpecific(q, what: "\(what): event")
+            enterBlock(q, what: "\(what): event")
             let atEnd = reader.read(checker, what: what)
             checker.leave(q, barrier: false)
             return atEnd
         }
         let cancelled: @Sendable () -> Void = { [self] in
-            checker.enter(q, barrier: false, what: "\(what): cancel handler", order: nil)
-            checkSpecific(q, what: "\(what): cancel handler")
+            enterBlock(q, what: "\(what): cancel handler")
             reader.cancelled(checker, what: what)
             checker.leave(q, barrier: false)
             checker.done()
@@ -59,7 +57,7 @@ extension Runner {
         let suspend: () -> Void
         let resume: () -> Void
         if program.api == .c {
-            let handlers = PipeHandlers()
+            let handlers = CSourceHandlers()
             handlers.event = { if event() { compose_c_source_cancel(handlers.source) } }
             handlers.cancel = {
                 cancelled()
@@ -69,9 +67,9 @@ extension Runner {
             }
             let raw = Unmanaged.passRetained(handlers).toOpaque()
             handlers.source = compose_c_read_source_create(cQueues[q], reader.descriptor, raw, { raw in
-                Unmanaged<PipeHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
+                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
             }, { raw in
-                Unmanaged<PipeHandlers>.fromOpaque(raw!).takeRetainedValue().cancel()
+                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue().cancel()
             })
             compose_c_source_resume(handlers.source)
             suspend = { compose_c_suspend(handlers.source) }
@@ -173,11 +171,4 @@ final class PipeReader: @unchecked Sendable {
         }
         close(descriptor)
     }
-}
-
-/// A C read source's handlers and source; the cancel handler releases both.
-private final class PipeHandlers: @unchecked Sendable {
-    var event: () -> Void = {}
-    var cancel: () -> Void = {}
-    var source: UnsafeMutableRawPointer!
 }

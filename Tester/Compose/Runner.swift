@@ -161,20 +161,31 @@ final class Runner: @unchecked Sendable {
     /// Fails unless the current queue-specific value is that of the nearest queue in
     /// `queue`'s chain holding one (what a block of `queue`, or its handler, must see; a
     /// queue of its own targeting `queue` and holding none sees the same).
-    func checkSpecific(_ queue: Int, what: String) {
-        let seen = program.api == .c ? (compose_c_get_specific() as Int?).flatMap { $0 < 0 ? nil : $0 }
-            : DispatchQueue.getSpecific(key: Runner.specificKey)
+    private func checkSpecific(_ queue: Int, what: String) {
+        let seen: Int?
+        if program.api == .c {
+            let value = compose_c_get_specific()
+            seen = value < 0 ? nil : value
+        } else {
+            seen = DispatchQueue.getSpecific(key: Runner.specificKey)
+        }
         let expected = program.specificValue(seenFrom: queue)
         if seen != expected {
             checker.fail("\(what) on q\(queue) read the specific value of \(seen.map { "q\($0)" } ?? "no queue"), not of \(expected.map { "q\($0)" } ?? "no queue")")
         }
     }
 
+    /// Enters `queue` for the checker and checks the queue-specific value there: the start
+    /// of every block and handler of the program's queues.
+    func enterBlock(_ queue: Int, barrier: Bool = false, what: String, order: Checker.Order? = nil) {
+        checker.enter(queue, barrier: barrier, what: what, order: order)
+        checkSpecific(queue, what: what)
+    }
+
     /// Runs a block's checked part: `enter`, the body, `leave`, and counts it done.
     func runBlock(_ queue: Int, barrier: Bool, what: String, order: Checker.Order?,
                   window: SuspendWindow? = nil, body: (Submitter) -> Void) {
-        checker.enter(queue, barrier: barrier, what: what, order: order)
-        checkSpecific(queue, what: what)
+        enterBlock(queue, barrier: barrier, what: what, order: order)
         if let window, window.resumed.load(ordering: .sequentiallyConsistent) == 0 {
             checker.fail("\(what) started on q\(queue) while the queue was suspended")
         }

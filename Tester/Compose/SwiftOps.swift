@@ -258,14 +258,12 @@ extension Runner {
         checker.expect()
         source.setEventHandler { [self] in
             let added = amount.read()
-            checker.enter(q, barrier: false, what: "\(name) event", order: nil)
-            checkSpecific(q, what: "\(name) event")
+            enterBlock(q, what: "\(name) event")
             if state.add(added, checker, what: "\(name) on q\(q)") { state.cancel() }
             checker.leave(q, barrier: false)
         }
         source.setCancelHandler { [self] in
-            checker.enter(q, barrier: false, what: "\(name) cancel handler", order: nil)
-            checkSpecific(q, what: "\(name) cancel handler")
+            enterBlock(q, what: "\(name) cancel handler")
             state.cancelled(checker, what: "\(name) on q\(q)")
             checker.leave(q, barrier: false)
             checker.done()
