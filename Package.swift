@@ -116,8 +116,9 @@ let package = Package(
         // checked against what every GCD keeps, compiled twice through symbolic links as the
         // workloads are, so that the same programs run on the toolchain's Dispatch too. Its
         // C API calls are one C file compiled against each library's headers.
-        .target(name: "CComposeConveyor", dependencies: ["CConveyorDispatch"]),
-        .target(name: "CComposeDispatch", cSettings: [.unsafeFlags(["-I/opt/swift/usr/lib/swift"])]),
+        .target(name: "CComposeConveyor", dependencies: ["CConveyorDispatch"], cSettings: [.unsafeFlags(["-fblocks"])]),
+        .target(name: "CComposeDispatch", cSettings: [.unsafeFlags(["-I/opt/swift/usr/lib/swift", "-fblocks"])],
+                linkerSettings: [.linkedLibrary("BlocksRuntime")]),
         .executableTarget(
             name: "conveyor-compose",
             dependencies: ["Conveyor", "CComposeConveyor"],

@@ -21,6 +21,7 @@
 #define QOS_CLASS_UTILITY 0x11
 #define QOS_CLASS_DEFAULT 0x15
 #define QOS_CLASS_USER_INITIATED 0x19
+#define QOS_CLASS_USER_INTERACTIVE 0x21
 #endif
 
 // libdispatch's private DISPATCH_QUEUE_OVERCOMMIT.
@@ -136,3 +137,70 @@ void *compose_c_read_source_create(void *queue, int descriptor, void *context, c
 
 void compose_c_source_resume(void *source) { dispatch_resume((dispatch_source_t)source); }
 void compose_c_source_cancel(void *source) { dispatch_source_cancel((dispatch_source_t)source); }
+
+// Channels (DispatchIO): their handlers are blocks, so the shim is built with -fblocks.
+void *compose_c_io_create(void *queue, int descriptor, void *context, compose_io_cleanup_t cleanup) {
+    return dispatch_io_create(DISPATCH_IO_STREAM, descriptor, (dispatch_queue_t)queue, ^(int error) {
+        cleanup(context, error);
+    });
+}
+
+void compose_c_io_set_high_water(void *channel, size_t high_water) {
+    dispatch_io_set_high_water((dispatch_io_t)channel, high_water);
+}
+
+void compose_c_io_read(void *channel, void *queue, void *context, compose_io_handler_t handler) {
+    dispatch_io_read((dispatch_io_t)channel, 0, SIZE_MAX, (dispatch_queue_t)queue,
+                     ^(bool done, dispatch_data_t data, int error) {
+        const void *bytes = NULL;
+        size_t count = 0;
+        // A contiguous copy of every region the piece holds (or the piece itself).
+        dispatch_data_t map = data ? dispatch_data_create_map(data, &bytes, &count) : NULL;
+        handler(context, done, bytes, count, error);
+        if (map) dispatch_release(map);
+    });
+}
+
+void compose_c_io_write(void *channel, void *queue, const void *bytes, size_t count, void *context,
+                        compose_io_handler_t handler) {
+    dispatch_data_t data = dispatch_data_create(bytes, count, NULL, DISPATCH_DATA_DESTRUCTOR_DEFAULT);
+    dispatch_io_write((dispatch_io_t)channel, 0, data, (dispatch_queue_t)queue,
+                      ^(bool done, dispatch_data_t remaining, int error) {
+        handler(context, done, NULL, remaining ? dispatch_data_get_size(remaining) : 0, error);
+    });
+    dispatch_release(data);
+}
+
+void compose_c_io_close(void *channel) { dispatch_io_close((dispatch_io_t)channel, 0); }
+
+// Block objects (`dispatch_block_create`): the C API's work items.
+extern void _Block_release(const void *block);
+
+void *compose_c_block_create(int barrier, void *context, compose_function_t work) {
+    return dispatch_block_create(barrier ? DISPATCH_BLOCK_BARRIER : 0, ^{ work(context); });
+}
+
+void compose_c_block_async(void *queue, void *block) { dispatch_async((dispatch_queue_t)queue, (dispatch_block_t)block); }
+void compose_c_block_cancel(void *block) { dispatch_block_cancel((dispatch_block_t)block); }
+long compose_c_block_testcancel(void *block) { return dispatch_block_testcancel((dispatch_block_t)block); }
+
+void compose_c_block_notify(void *block, void *queue, void *context, compose_function_t work) {
+    dispatch_block_notify((dispatch_block_t)block, (dispatch_queue_t)queue, ^{ work(context); });
+}
+
+long compose_c_block_wait(void *block, uint64_t timeout_ns) {
+    return dispatch_block_wait((dispatch_block_t)block, dispatch_time(DISPATCH_TIME_NOW, (int64_t)timeout_ns));
+}
+
+void compose_c_block_release(void *block) { _Block_release(block); }
+
+void compose_c_async_qos(void *queue, int barrier, int qos, int flag, void *context, compose_function_t work) {
+    static const unsigned classes[] = {QOS_CLASS_BACKGROUND, QOS_CLASS_UTILITY, QOS_CLASS_DEFAULT,
+                                                   QOS_CLASS_USER_INITIATED, QOS_CLASS_USER_INTERACTIVE};
+    static const dispatch_block_flags_t flags[] = {0, DISPATCH_BLOCK_ENFORCE_QOS_CLASS, DISPATCH_BLOCK_INHERIT_QOS_CLASS,
+                                                   DISPATCH_BLOCK_DETACHED};
+    dispatch_block_t block = dispatch_block_create_with_qos_class(flags[flag], (dispatch_qos_class_t)classes[qos], 0, ^{ work(context); });
+    if (barrier) dispatch_barrier_async((dispatch_queue_t)queue, block);
+    else dispatch_async((dispatch_queue_t)queue, block);
+    _Block_release(block);
+}

@@ -24,12 +24,18 @@ import Synchronization
 extension Runner {
     func performC(_ op: Program.Op, from submitter: Submitter) {
         switch op {
-        case let .async(q, barrier, body):
+        case let .async(q, barrier, body, given):
             let order = submitter.order(q, in: program)
             checker.expect()
-            compose_c_async(cQueues[q], barrier ? 1 : 0, context { [self] in
-                runBlock(q, barrier: barrier, what: "dispatch_async_f", order: order) { perform(body, from: $0) }
-            }, runContext)
+            let work = context { [self] in
+                runBlock(q, barrier: barrier, what: given == nil ? "dispatch_async_f" : "dispatch_async of a block with a QoS",
+                         order: order) { perform(body, from: $0) }
+            }
+            if let given {
+                compose_c_async_qos(cQueues[q], barrier ? 1 : 0, Int32(given.qos), Int32(given.flag.rawValue), work, runContext)
+            } else {
+                compose_c_async(cQueues[q], barrier ? 1 : 0, work, runContext)
+            }
         case let .sync(q, barrier, body):
             let order = submitter.order(q, in: program)
             let caller = pthread_self()
@@ -130,7 +136,15 @@ extension Runner {
             compose_c_source_resume(handlers.source)
         case let .pipe(q, chunks, bytes, suspendSource):
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
-        case .dataSource, .workItem, .actorCalls, .mainQueue, .executorTask, .cancelQueued:
+        case let .channel(q, chunks, bytes, highWater, writeQueue, keepChannel):
+            channel(q, chunks: chunks, bytes: bytes, highWater: highWater, writeQueue: writeQueue, keepChannel: keepChannel)
+        case let .workItem(q, barrier, cancel, notify, wait):
+            workItem(q, barrier: barrier, cancel: cancel, notify: notify, wait: wait, from: submitter)
+        case let .cancelQueued(q, barrier, notify, wait):
+            cancelQueued(q, barrier: barrier, notify: notify, wait: wait, from: submitter)
+        case let .cancelSuspended(q, microseconds, pause):
+            cancelSuspended(q, microseconds: microseconds, pause: pause)
+        case .dataSource, .actorCalls, .mainQueue, .executorTask:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .suspend(q, submissions):
             let window = SuspendWindow()

@@ -128,6 +128,14 @@ final class PipeReader: @unchecked Sendable {
     /// The byte at `offset` of the stream: a pattern that shows a lost or repeated chunk.
     static func byte(at offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: offset &* 31 &+ 7) }
 
+    /// Fails unless `bytes` are the stream's bytes from `offset` on.
+    static func check(_ bytes: UnsafeRawBufferPointer, from offset: Int, _ checker: Checker, what: String) {
+        for index in bytes.indices where bytes[index] != byte(at: offset + index) {
+            checker.fail("\(what): byte \(offset + index) of the stream is wrong (a chunk lost or repeated)")
+            return
+        }
+    }
+
     func keep(_ source: any DispatchSourceProtocol) { state.withLock { $0.source = source } }
     func cancelSource() { state.withLock { $0.source }?.cancel() }
     func setSuspended(_ suspended: Bool) { state.withLock { $0.suspended = suspended } }
@@ -144,10 +152,7 @@ final class PipeReader: @unchecked Sendable {
             while true {
                 let count = Glibc.read(descriptor, &buffer, buffer.count)
                 if count > 0 {
-                    for index in 0..<count where buffer[index] != PipeReader.byte(at: state.received + index) {
-                        checker.fail("\(what): byte \(state.received + index) of the stream is wrong (a chunk lost or repeated)")
-                        break
-                    }
+                    buffer.withUnsafeBytes { PipeReader.check(UnsafeRawBufferPointer(rebasing: $0[0..<count]), from: state.received, checker, what: what) }
                     state.received += count
                 } else if count == 0 {
                     if state.received != expected { checker.fail("\(what): the end of the file after \(state.received) of \(expected) bytes") }

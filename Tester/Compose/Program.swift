@@ -44,13 +44,24 @@ struct Program: Sendable {
         var specific = false
     }
 
+    /// A QoS class given with one submission (0 background ... 3 user-initiated, 4
+    /// user-interactive) and the flag that says how it meets the queue's.
+    struct SubmitQoS: Sendable {
+        enum Flag: Int, Sendable, CaseIterable { case none, enforce, inherit, detached }
+        let qos: Int
+        let flag: Flag
+    }
+
     indirect enum Op: Sendable {
-        case async(queue: Int, barrier: Bool, body: [Op])
+        /// With a QoS of its own when `qos` is set (`async(qos:flags:)`, or in C a block
+        /// object made by `dispatch_block_create_with_qos_class`).
+        case async(queue: Int, barrier: Bool, body: [Op], qos: SubmitQoS? = nil)
         case sync(queue: Int, barrier: Bool, body: [Op])
         case after(queue: Int, microseconds: Int, body: [Op])
         /// `members` blocks to `queue` in a new group; a notify on `notify`; `wait` (plain threads only).
         case fanOut(queue: Int, members: Int, notify: Int?, wait: Bool)
-        /// A work item (Swift API): cancelled before it is submitted when `cancel`.
+        /// A work item (a `DispatchWorkItem`, or in C a block object made by
+        /// `dispatch_block_create`; WorkItems.swift): cancelled before it is submitted when `cancel`.
         case workItem(queue: Int, barrier: Bool, cancel: Bool, notify: Int?, wait: Bool)
         /// `concurrentPerform`; every `submitEvery`-th iteration submits a block to `queue`.
         case perform(iterations: Int, queue: Int?, submitEvery: Int)
@@ -63,9 +74,19 @@ struct Program: Sendable {
         /// `bytes` bytes into and closes (PipeSource.swift); suspended while the caller
         /// writes when `suspendSource`.
         case pipe(queue: Int, chunks: Int, bytes: Int, suspendSource: Bool)
-        /// A work item cancelled while it waits in suspended queue `queue` (Swift API, plain
-        /// threads only; CancelledWorkItem.swift), with a notify on `notify` and a `wait`.
+        /// A stream channel (DispatchIO) reading a pipe, handlers on `queue`, with a high
+        /// water mark when `highWater` is set; the caller writes `chunks` chunks of `bytes`
+        /// bytes with write(2) or, when `writeQueue` is set, through a channel of its own with
+        /// handlers on that queue; the reader keeps its channel and closes it at the end of
+        /// the read when `keepChannel`, else gives it up at once (Channel.swift).
+        case channel(queue: Int, chunks: Int, bytes: Int, highWater: Int?, writeQueue: Int?, keepChannel: Bool)
+        /// A work item cancelled while it waits in suspended queue `queue` (plain threads
+        /// only; CancelledWorkItem.swift), with a notify on `notify` and a `wait`.
         case cancelQueued(queue: Int, barrier: Bool, notify: Int?, wait: Bool)
+        /// A repeating timer on `queue` starting after `microseconds`, suspended `pause` µs
+        /// later, cancelled, and resumed after as long again (plain threads only;
+        /// CancelledWhileSuspended.swift).
+        case cancelSuspended(queue: Int, microseconds: Int, pause: Int)
         /// A task preferring `queue` as its executor (Swift API, ExecutorTask.swift): `steps`
         /// pieces of work between `Task.yield()`s, the first running `body`.
         case executorTask(queue: Int, steps: Int, body: [Op])
@@ -179,6 +200,24 @@ extension Program {
                 threads[index].insert(op, at: pipes.below(threads[index].count + 1))
             }
         }
+        // Channels too (seeds keep their programs), from the plain thread or a block.
+        var channels = SeededRandom(seed: seed ^ 0x4348_414E_4E45)
+        for index in threads.indices where channels.percent(30) {
+            let channel = Op.channel(queue: channels.below(queues.count), chunks: channels.within(1...16),
+                                     bytes: channels.within(1...1_024),
+                                     highWater: channels.percent(40) ? channels.within(1...2_048) : nil,
+                                     writeQueue: channels.percent(50) ? channels.below(queues.count) : nil,
+                                     keepChannel: channels.percent(60))
+            let op = channels.percent(50) ? Op.async(queue: channels.below(queues.count), barrier: false, body: [channel]) : channel
+            threads[index].insert(op, at: channels.below(threads[index].count + 1))
+        }
+        // Timers cancelled while suspended too (seeds keep their programs).
+        var suspendedCancels = SeededRandom(seed: seed ^ 0x5355_5343_414E)
+        for index in threads.indices where suspendedCancels.percent(25) {
+            let op = Op.cancelSuspended(queue: suspendedCancels.below(queues.count), microseconds: suspendedCancels.within(50...500),
+                                        pause: suspendedCancels.below(1_000))
+            threads[index].insert(op, at: suspendedCancels.below(threads[index].count + 1))
+        }
         // Retargets come from a stream of their own too (seeds keep their programs).
         if api == .c {
             var moves = SeededRandom(seed: seed ^ 0x5245_5441_5247)
@@ -186,6 +225,27 @@ extension Program {
                 let move = Op.retarget(from: moves.below(queues.count), to: moves.below(queues.count),
                                        before: moves.below(5), after: moves.within(1...4), sync: moves.percent(40))
                 threads[index].insert(move, at: moves.below(threads[index].count + 1))
+            }
+        }
+        // Block objects (`dispatch_block_create`), the C API's work items, from a stream of
+        // their own too: submitted (some cancelled first, some from inside a block), or
+        // cancelled while they wait in a suspended queue.
+        if api == .c {
+            var blocks = Generator(random: SeededRandom(seed: seed ^ 0x424C_4F43_4B53), queues: queues, api: api)
+            for index in threads.indices where blocks.random.percent(35) {
+                for _ in 0..<blocks.random.within(1...2) {
+                    let q = blocks.queue()
+                    let notify: Int? = blocks.random.percent(60) ? blocks.queue() : nil
+                    var op = Op.workItem(queue: q, barrier: blocks.barrier(q), cancel: blocks.random.percent(25), notify: notify,
+                                         wait: blocks.random.percent(50))
+                    if blocks.random.percent(30), let made = blocks.madeQueue() {
+                        op = .cancelQueued(queue: made, barrier: blocks.barrier(made), notify: notify, wait: blocks.random.percent(50))
+                    } else if case let .workItem(q, barrier, cancel, notify, _) = op, blocks.random.percent(30) {
+                        op = .async(queue: blocks.queue(), barrier: false,
+                                    body: [.workItem(queue: q, barrier: barrier, cancel: cancel, notify: notify, wait: false)])
+                    }
+                    threads[index].insert(op, at: blocks.random.below(threads[index].count + 1))
+                }
             }
         }
         // Main-queue work comes from a stream of its own and goes in between what the
@@ -222,8 +282,32 @@ extension Program {
             queues.append(Queue(index: mainIndex, serial: true, target: nil, qos: 2, inactive: false, tree: -1, main: true,
                                 specific: specifics.percent(50)))
         }
+        // Some blocks carry a QoS of their own, from a stream of their own (seeds keep
+        // their programs): FIFO and exclusion must hold whatever the QoS of each block.
+        var classes = SeededRandom(seed: seed ^ 0x514F_5343_4C53)
+        threads = threads.map { Program.givingQoS($0, &classes) }
         self.queues = queues
         self.threads = threads
+    }
+
+    /// `ops` with one `async` in four, at any depth, given a QoS and a flag.
+    private static func givingQoS(_ ops: [Op], _ random: inout SeededRandom) -> [Op] {
+        ops.map { op in
+            switch op {
+            case let .async(queue, barrier, body, _):
+                let qos = random.percent(25)
+                    ? SubmitQoS(qos: random.below(5), flag: SubmitQoS.Flag.allCases[random.below(SubmitQoS.Flag.allCases.count)])
+                    : nil
+                return .async(queue: queue, barrier: barrier, body: givingQoS(body, &random), qos: qos)
+            case let .sync(queue, barrier, body): return .sync(queue: queue, barrier: barrier, body: givingQoS(body, &random))
+            case let .after(queue, microseconds, body):
+                return .after(queue: queue, microseconds: microseconds, body: givingQoS(body, &random))
+            case let .executorTask(queue, steps, body): return .executorTask(queue: queue, steps: steps, body: givingQoS(body, &random))
+            case let .actorCalls(queue, calls, body): return .actorCalls(queue: queue, calls: calls, body: givingQoS(body, &random))
+            case let .mainQueue(actor, body): return .mainQueue(actor: actor, body: givingQoS(body, &random))
+            default: return op
+            }
+        }
     }
 
     /// Makes one operation at a time; `aboveTree` is the highest tree the caller is inside.
@@ -344,7 +428,9 @@ extension Program: CustomStringConvertible {
             if !body.isEmpty { lines.append(indent + "}") }
         }
         switch op {
-        case let .async(queue, barrier, body): nested("async(q\(queue)\(barrier ? ", barrier" : ""))", body)
+        case let .async(queue, barrier, body, qos):
+            let given = qos.map { ", qos \($0.qos)" + ($0.flag == .none ? "" : ", \($0.flag)") } ?? ""
+            nested("async(q\(queue)\(barrier ? ", barrier" : "")\(given))", body)
         case let .sync(queue, barrier, body): nested("sync(q\(queue)\(barrier ? ", barrier" : ""))", body)
         case let .after(queue, microseconds, body): nested("asyncAfter(q\(queue), \(microseconds) us)", body)
         case let .fanOut(queue, members, notify, wait):
@@ -361,12 +447,18 @@ extension Program: CustomStringConvertible {
         case let .pipe(queue, chunks, bytes, suspendSource):
             lines.append(indent + "readSource(q\(queue)) on a pipe\(suspendSource ? ", suspended" : ""), \(chunks) x write(\(bytes) bytes), close"
                          + (suspendSource ? ", resume" : ""))
+        case let .channel(queue, chunks, bytes, highWater, writeQueue, keepChannel):
+            lines.append(indent + "channel(q\(queue))" + (highWater.map { ", high water \($0)" } ?? "") + " reading a pipe, "
+                         + "\(chunks) x \(writeQueue.map { "channel(q\($0)).write" } ?? "write")(\(bytes) bytes), close"
+                         + (keepChannel ? ", reader closes at the end" : ", reader given up at once"))
         case let .suspend(queue, submissions): lines.append(indent + "suspend(q\(queue)), \(submissions) x async, resume")
         case let .semaphore(queue): lines.append(indent + "async(q\(queue)) { signal }, wait")
         case let .actorCalls(queue, calls, body): nested("actor on q\(queue): \(calls) awaited calls", body)
         case let .cancelQueued(queue, barrier, notify, wait):
             lines.append(indent + "suspend(q\(queue)), workItem(q\(queue)\(barrier ? ", barrier" : "")), async(q\(queue)), cancel"
                          + (notify.map { ", notify(q\($0))" } ?? "") + ", resume" + (wait ? ", wait" : ""))
+        case let .cancelSuspended(queue, microseconds, pause):
+            lines.append(indent + "timer(q\(queue), every \(microseconds) us), \(pause) us, suspend, cancel, \(pause) us, resume")
         case let .executorTask(queue, steps, body): nested("Task(executorPreference: q\(queue)): \(steps) steps", body)
         case let .mainQueue(actor, body): nested(actor ? "Task { @MainActor }" : "async(main)", body)
         case let .crowd(queue, members, serial, barrier):

@@ -182,6 +182,15 @@ final class Runner: @unchecked Sendable {
         checkSpecific(queue, what: what)
     }
 
+    /// `suspend` and `resume` of the program's queue `q`, through the program's API.
+    func suspend(_ q: Int) { if program.api == .c { compose_c_suspend(cQueues[q]) } else { queues[q].suspend() } }
+    func resume(_ q: Int) { if program.api == .c { compose_c_resume(cQueues[q]) } else { queues[q].resume() } }
+
+    /// A plain `async` of `body` to the program's queue `q`, through the program's API.
+    func async(_ q: Int, _ body: @escaping @Sendable () -> Void) {
+        if program.api == .c { compose_c_async(cQueues[q], 0, context(body), runContext) } else { queues[q].async(execute: body) }
+    }
+
     /// Runs a block's checked part: `enter`, the body, `leave`, and counts it done.
     func runBlock(_ queue: Int, barrier: Bool, what: String, order: Checker.Order?,
                   window: SuspendWindow? = nil, body: (Submitter) -> Void) {

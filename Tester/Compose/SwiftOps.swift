@@ -23,10 +23,13 @@ import Synchronization
 extension Runner {
     func performSwift(_ op: Program.Op, from submitter: Submitter) {
         switch op {
-        case let .async(q, barrier, body):
+        case let .async(q, barrier, body, given):
             let order = submitter.order(q, in: program)
             checker.expect()
-            queues[q].async(flags: barrier ? .barrier : []) { [self] in
+            var flags: DispatchWorkItemFlags = barrier ? .barrier : []
+            if let given { flags.formUnion([[], .enforceQoS, .inheritQoS, .detached][given.flag.rawValue]) }
+            let classes: [DispatchQoS] = [.background, .utility, .default, .userInitiated, .userInteractive]
+            queues[q].async(qos: given.map { classes[$0.qos] } ?? .unspecified, flags: flags) { [self] in
                 runBlock(q, barrier: barrier, what: "async", order: order) { perform(body, from: $0) }
             }
         case let .sync(q, barrier, body):
@@ -62,6 +65,8 @@ extension Runner {
             dataSource(q, merges: merges)
         case let .pipe(q, chunks, bytes, suspendSource):
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
+        case let .channel(q, chunks, bytes, highWater, writeQueue, keepChannel):
+            channel(q, chunks: chunks, bytes: bytes, highWater: highWater, writeQueue: writeQueue, keepChannel: keepChannel)
         case let .suspend(q, submissions):
             let window = SuspendWindow()
             queues[q].suspend()
@@ -111,6 +116,8 @@ extension Runner {
             #endif
         case let .cancelQueued(q, barrier, notify, wait):
             cancelQueued(q, barrier: barrier, notify: notify, wait: wait, from: submitter)
+        case let .cancelSuspended(q, microseconds, pause):
+            cancelSuspended(q, microseconds: microseconds, pause: pause)
         case let .executorTask(q, steps, body):
             executorTask(q, steps: steps, body: body)
         case let .transient(serial, blocks, resubmit, group):
@@ -186,43 +193,6 @@ extension Runner {
                 checker.fail("group.wait for \(members) blocks on q\(q) timed out")
             } else {
                 record.check(checker, after: "group.wait")
-            }
-        }
-    }
-
-    private func workItem(_ q: Int, barrier: Bool, cancel: Bool, notify: Int?, wait: Bool, from submitter: Submitter) {
-        let flag = Flag()
-        let order = cancel ? nil : submitter.order(q, in: program)
-        if !cancel { checker.expect() }
-        let item = DispatchWorkItem(flags: barrier ? .barrier : []) { [self] in
-            if cancel { checker.fail("a work item cancelled before it was submitted ran on q\(q)"); return }
-            runBlock(q, barrier: barrier, what: "work item", order: order) { _ in }
-            flag.set()
-        }
-        if cancel { item.cancel() }
-        queues[q].async(execute: item)
-        if let notify {
-            item.notify(queue: queues[notify], execute: notifyBlock(on: notify, what: "work item notify") { [self] in
-                if !cancel && !flag.isSet { checker.fail("a work item's notify on q\(notify) ran before the item ended") }
-            })
-        }
-        if wait {
-            if item.wait(timeout: .now() + liveness) == .timedOut {
-                checker.fail("workItem.wait on q\(q) timed out")
-            } else if !cancel && !flag.isSet {
-                checker.fail("workItem.wait returned before the item on q\(q) ended")
-            }
-        }
-    }
-
-    /// A notify's block, expected to run once, as a block of `q`: runs `check` inside.
-    func notifyBlock(on q: Int, what: String, _ check: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let once = Once(what)
-        checker.expect()
-        return { [self] in
-            runBlock(q, barrier: false, what: what, order: nil) { _ in
-                once.run(checker)
-                check()
             }
         }
     }

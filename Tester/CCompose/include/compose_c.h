@@ -73,4 +73,36 @@ void *compose_c_read_source_create(void *queue, int descriptor, void *context, c
 void compose_c_source_resume(void *source);
 void compose_c_source_cancel(void *source);
 
+/// A channel's handler, called with each piece a read delivers (as contiguous bytes) or,
+/// for a write, with NULL and the count of bytes not yet written.
+typedef void (*compose_io_handler_t)(void *context, int done, const void *bytes, size_t count, int error);
+typedef void (*compose_io_cleanup_t)(void *context, int error);
+/// A stream channel (`dispatch_io_create`) on `descriptor`; its cleanup handler, a block of
+/// `queue`, calls `cleanup` with `context`.
+void *compose_c_io_create(void *queue, int descriptor, void *context, compose_io_cleanup_t cleanup);
+void compose_c_io_set_high_water(void *channel, size_t high_water);
+/// `dispatch_io_read` of everything up to the end of the file, handlers on `queue`.
+void compose_c_io_read(void *channel, void *queue, void *context, compose_io_handler_t handler);
+/// `dispatch_io_write` of a copy of `count` bytes, handlers on `queue`.
+void compose_c_io_write(void *channel, void *queue, const void *bytes, size_t count, void *context,
+                        compose_io_handler_t handler);
+/// `dispatch_io_close` without `DISPATCH_IO_STOP`: what was asked still completes.
+void compose_c_io_close(void *channel);
+
+/// A block object (`dispatch_block_create`, `DISPATCH_BLOCK_BARRIER` when `barrier`)
+/// calling `work` with `context`; released with `compose_c_block_release`.
+void *compose_c_block_create(int barrier, void *context, compose_function_t work);
+/// `dispatch_async` of a block object.
+void compose_c_block_async(void *queue, void *block);
+void compose_c_block_cancel(void *block);
+long compose_c_block_testcancel(void *block);
+void compose_c_block_notify(void *block, void *queue, void *context, compose_function_t work);
+/// 0 when the block object ended (or was cancelled and taken out) within `timeout_ns`.
+long compose_c_block_wait(void *block, uint64_t timeout_ns);
+void compose_c_block_release(void *block);
+/// `dispatch_async` (`dispatch_barrier_async` when `barrier`) of a block object made by
+/// `dispatch_block_create_with_qos_class` with QoS class index `qos` (0 background ... 4
+/// user-interactive) and flag `flag` (0 none, 1 enforce, 2 inherit, 3 detached).
+void compose_c_async_qos(void *queue, int barrier, int qos, int flag, void *context, compose_function_t work);
+
 #endif
