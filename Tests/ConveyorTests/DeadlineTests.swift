@@ -88,4 +88,28 @@ private func wall(_ nanoseconds: UInt64) -> DispatchWallTime {
         #expect(DispatchTimeInterval.seconds(-2).timeoutNanoseconds == 0)
         #expect(DispatchTimeInterval.seconds(Int.max).timeoutNanoseconds == Int64.max)
     }
+
+    /// A deadline on the clock that counts sleep (what Swift concurrency passes for
+    /// `ContinuousClock`), converted while the converting thread is preempted between its
+    /// reads of the two clocks: the monotonic deadline may come out late, never early. The
+    /// clocks here are fakes that advance 10 µs at every read, a preemption each time.
+    @Test func continuousDeadlinesNeverComeOutEarly() {
+        let offset: UInt64 = 5_000_000_000   // boot time runs this far ahead of uptime
+        for (delay, start) in [(UInt64(500_000), UInt64(1_000_000_000)), (8_000, 77_000_000), (1, 3_000_000_000)] {
+            var now = start
+            let uptime = { () -> UInt64 in now += 10_000; return now }
+            let boottime = { () -> UInt64 in now += 10_000; return now + offset }
+            let target = start + offset + delay + 1_000_000   // on the boot-time clock, after every read
+            let converted = CTime.continuousToUptime(target, uptimeClock: uptime, boottimeClock: boottime)
+            let late = Int64(bitPattern: converted &- (target - offset))
+            #expect(late >= 0, "converted \(-late) ns early")
+            #expect(late <= 10_000, "late by more than one preemption: \(late) ns")
+        }
+        // Clocks read close together are used as read: exact.
+        var now: UInt64 = 1_000_000
+        let uptime = { () -> UInt64 in now += 100; return now }
+        let boottime = { () -> UInt64 in now += 100; return now + offset }
+        let exact = CTime.continuousToUptime(2_000_000 + offset, uptimeClock: uptime, boottimeClock: boottime)
+        #expect(exact >= 2_000_000 && exact <= 2_000_100)
+    }
 }
