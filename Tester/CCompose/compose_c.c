@@ -99,6 +99,9 @@ void compose_c_group_async(void *group, void *queue, void *context, compose_func
     dispatch_group_async_f((dispatch_group_t)group, (dispatch_queue_t)queue, context, work);
 }
 
+void compose_c_group_enter(void *group) { dispatch_group_enter((dispatch_group_t)group); }
+void compose_c_group_leave(void *group) { dispatch_group_leave((dispatch_group_t)group); }
+
 void compose_c_group_notify(void *group, void *queue, void *context, compose_function_t work) {
     dispatch_group_notify_f((dispatch_group_t)group, (dispatch_queue_t)queue, context, work);
 }

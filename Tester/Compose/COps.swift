@@ -51,37 +51,7 @@ extension Runner {
                 runBlock(q, barrier: false, what: "dispatch_after_f", order: order) { perform(body, from: $0) }
             }, runContext)
         case let .fanOut(q, members, notify, wait):
-            let group = compose_c_group_create()
-            let record = GroupRecord(members: members)
-            for _ in 0..<members {
-                let capture = Capture(record)
-                let order = submitter.order(q, in: program)
-                checker.expect()
-                compose_c_group_async(group, cQueues[q], context { [self] in
-                    withExtendedLifetime(capture) {}
-                    runBlock(q, barrier: false, what: "dispatch_group_async_f member", order: order) { _ in }
-                    record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                }, runContext)
-            }
-            if let notify {
-                let once = Once("dispatch_group_notify_f")
-                checker.expect()
-                compose_c_group_notify(group, cQueues[notify], context { [self] in
-                    runBlock(notify, barrier: false, what: "dispatch_group_notify_f", order: nil) { _ in
-                        once.run(checker)
-                        record.check(checker, after: "dispatch_group_notify_f on q\(notify)")
-                    }
-                }, runContext)
-            }
-            if wait {
-                if compose_c_group_wait(group, UInt64(liveness * 1e9)) != 0 {
-                    checker.fail("dispatch_group_wait for \(members) blocks on q\(q) timed out")
-                } else {
-                    record.check(checker, after: "dispatch_group_wait")
-                }
-            }
-            // The group's members and notify keep it alive (libdispatch's rule).
-            compose_c_release(group)
+            fanOut(q, members: members, notify: notify, wait: wait, from: submitter)
         case let .perform(iterations, q, every):
             let runs = SeenIterations(iterations)
             let iteration = IterationBox { [self] index in
@@ -138,13 +108,15 @@ extension Runner {
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
         case let .channel(q, chunks, bytes, highWater, writeQueue, keepChannel):
             channel(q, chunks: chunks, bytes: bytes, highWater: highWater, writeQueue: writeQueue, keepChannel: keepChannel)
+        case let .groupWaves(q, waves, notify, manual, waitBetween):
+            groupWaves(q, waves: waves, notify: notify, manual: manual, waitBetween: waitBetween, from: submitter)
         case let .workItem(q, barrier, cancel, notify, wait):
             workItem(q, barrier: barrier, cancel: cancel, notify: notify, wait: wait, from: submitter)
         case let .cancelQueued(q, barrier, notify, wait):
             cancelQueued(q, barrier: barrier, notify: notify, wait: wait, from: submitter)
         case let .cancelSuspended(q, microseconds, pause):
             cancelSuspended(q, microseconds: microseconds, pause: pause)
-        case .dataSource, .actorCalls, .mainQueue, .executorTask:
+        case .dataSource, .actorCalls, .mainQueue, .executorTask, .taskGroup, .sourceStream:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .suspend(q, submissions):
             let window = SuspendWindow()

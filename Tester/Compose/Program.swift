@@ -60,6 +60,10 @@ struct Program: Sendable {
         case after(queue: Int, microseconds: Int, body: [Op])
         /// `members` blocks to `queue` in a new group; a notify on `notify`; `wait` (plain threads only).
         case fanOut(queue: Int, members: Int, notify: Int?, wait: Bool)
+        /// One group used for waves of `waves[i]` members to `queue` (by enter, a block and
+        /// leave when `manual`), a notify on `notify` after each wave, and a wait between
+        /// waves when `waitBetween` (plain threads only; Groups.swift).
+        case groupWaves(queue: Int, waves: [Int], notify: Int, manual: Bool, waitBetween: Bool)
         /// A work item (a `DispatchWorkItem`, or in C a block object made by
         /// `dispatch_block_create`; WorkItems.swift): cancelled before it is submitted when `cancel`.
         case workItem(queue: Int, barrier: Bool, cancel: Bool, notify: Int?, wait: Bool)
@@ -87,6 +91,15 @@ struct Program: Sendable {
         /// later, cancelled, and resumed after as long again (plain threads only;
         /// CancelledWhileSuspended.swift).
         case cancelSuspended(queue: Int, microseconds: Int, pause: Int)
+        /// A task running a task group of `children` child tasks (Swift API, TaskGroup.swift),
+        /// each resumed by a block of `queue`, sleeping `sleepMicroseconds` when set, and
+        /// calling a default actor; cancelled by a block of `queue` `cancelAfter` µs after it
+        /// starts when set; the caller waits for it when `wait` (plain threads only).
+        case taskGroup(queue: Int, children: Int, sleepMicroseconds: Int?, cancelAfter: Int?, wait: Bool)
+        /// A timer on `queue` feeding an AsyncStream that a task reads (Swift API,
+        /// SourceStream.swift): `ticks` values every `microseconds`; the reader stops after
+        /// `consumerStops` values when set; the stream's termination cancels the timer.
+        case sourceStream(queue: Int, ticks: Int, microseconds: Int, consumerStops: Int?)
         /// A task preferring `queue` as its executor (Swift API, ExecutorTask.swift): `steps`
         /// pieces of work between `Task.yield()`s, the first running `body`.
         case executorTask(queue: Int, steps: Int, body: [Op])
@@ -218,6 +231,13 @@ extension Program {
                                         pause: suspendedCancels.below(1_000))
             threads[index].insert(op, at: suspendedCancels.below(threads[index].count + 1))
         }
+        // Groups used again, from a stream of their own too.
+        var reused = SeededRandom(seed: seed ^ 0x5741_5645_5321)
+        for index in threads.indices where reused.percent(25) {
+            let op = Op.groupWaves(queue: reused.below(queues.count), waves: (0..<reused.within(2...4)).map { _ in reused.below(9) },
+                                   notify: reused.below(queues.count), manual: reused.percent(50), waitBetween: reused.percent(40))
+            threads[index].insert(op, at: reused.below(threads[index].count + 1))
+        }
         // Retargets come from a stream of their own too (seeds keep their programs).
         if api == .c {
             var moves = SeededRandom(seed: seed ^ 0x5245_5441_5247)
@@ -270,6 +290,28 @@ extension Program {
                                              body: tasks.body(depth: 1, aboveTree: tasks.treeInside(q)))
                     threads[index].insert(op, at: tasks.random.below(threads[index].count + 1))
                 }
+            }
+            // Task groups resumed by blocks, from a stream of their own too: from the plain
+            // thread (some waiting for them) or from a block.
+            var groups = SeededRandom(seed: seed ^ 0x5447_524F_5550)
+            for index in threads.indices where groups.percent(30) {
+                for _ in 0..<groups.within(1...2) {
+                    let inBlock = groups.percent(40)
+                    let op = Op.taskGroup(queue: groups.below(queues.count), children: groups.within(1...12),
+                                          sleepMicroseconds: groups.percent(40) ? groups.within(1...1_000) : nil,
+                                          cancelAfter: groups.percent(30) ? groups.below(1_000) : nil,
+                                          wait: !inBlock && groups.percent(50))
+                    let placed = inBlock ? Op.async(queue: groups.below(queues.count), barrier: false, body: [op]) : op
+                    threads[index].insert(placed, at: groups.below(threads[index].count + 1))
+                }
+            }
+            // Timers feeding AsyncStreams, from a stream of their own too.
+            var streams = SeededRandom(seed: seed ^ 0x5354_5245_414D)
+            for index in threads.indices where streams.percent(25) {
+                let ticks = streams.within(1...6)
+                let op = Op.sourceStream(queue: streams.below(queues.count), ticks: ticks, microseconds: streams.within(50...500),
+                                         consumerStops: streams.percent(40) ? streams.within(1...ticks + 1) : nil)
+                threads[index].insert(op, at: streams.below(threads[index].count + 1))
             }
             // Work items cancelled in a suspended queue, from a stream of their own too.
             var cancels = Generator(random: SeededRandom(seed: seed ^ 0x4341_4E43_454C), queues: queues, api: api)
@@ -435,6 +477,10 @@ extension Program: CustomStringConvertible {
         case let .after(queue, microseconds, body): nested("asyncAfter(q\(queue), \(microseconds) us)", body)
         case let .fanOut(queue, members, notify, wait):
             lines.append(indent + "group: \(members) x async(q\(queue))" + (notify.map { ", notify(q\($0))" } ?? "") + (wait ? ", wait" : ""))
+        case let .groupWaves(queue, waves, notify, manual, waitBetween):
+            lines.append(indent + "one group: waves of \(waves.map(String.init).joined(separator: ", ")) x "
+                         + (manual ? "enter, async(q\(queue)) { leave }" : "async(q\(queue), group)")
+                         + ", notify(q\(notify)) after each" + (waitBetween ? ", wait after each" : ""))
         case let .workItem(queue, barrier, cancel, notify, wait):
             lines.append(indent + "workItem(q\(queue)\(barrier ? ", barrier" : ""))" + (cancel ? ", cancel first" : "")
                          + (notify.map { ", notify(q\($0))" } ?? "") + (wait ? ", wait" : ""))
@@ -459,6 +505,13 @@ extension Program: CustomStringConvertible {
                          + (notify.map { ", notify(q\($0))" } ?? "") + ", resume" + (wait ? ", wait" : ""))
         case let .cancelSuspended(queue, microseconds, pause):
             lines.append(indent + "timer(q\(queue), every \(microseconds) us), \(pause) us, suspend, cancel, \(pause) us, resume")
+        case let .taskGroup(queue, children, sleep, cancelAfter, wait):
+            lines.append(indent + "Task { task group: \(children) x (await a block of q\(queue)"
+                         + (sleep.map { ", Task.sleep(\($0) us)" } ?? "") + ", actor call) }"
+                         + (cancelAfter.map { ", cancelled by asyncAfter(q\(queue), \($0) us)" } ?? "") + (wait ? ", wait" : ""))
+        case let .sourceStream(queue, ticks, microseconds, consumerStops):
+            lines.append(indent + "timer(q\(queue), every \(microseconds) us) yielding \(ticks) values to an AsyncStream, finish; "
+                         + "a task reads it" + (consumerStops.map { ", stops after \($0)" } ?? "") + "; termination cancels the timer")
         case let .executorTask(queue, steps, body): nested("Task(executorPreference: q\(queue)): \(steps) steps", body)
         case let .mainQueue(actor, body): nested(actor ? "Task { @MainActor }" : "async(main)", body)
         case let .crowd(queue, members, serial, barrier):

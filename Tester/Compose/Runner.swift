@@ -130,7 +130,14 @@ final class Runner: @unchecked Sendable {
                 // one (bit 2 of the shim's `qos`), chosen from the program's shape so that
                 // seeds still make the programs they made.
                 let qos = Int32(spec.qos) | (spec.index % 3 == 1 ? 4 : 0)
-                cQueues.append(compose_c_queue_create(label, spec.serial ? 0 : 1, spec.inactive ? 1 : 0, target, qos)!)
+                if spec.inactive && spec.index % 2 == 0 {
+                    // As in the Swift API: the target set while inactive.
+                    let queue = compose_c_queue_create(label, spec.serial ? 0 : 1, 1, nil, 2)!
+                    compose_c_set_target(queue, target ?? compose_c_global(qos))
+                    cQueues.append(queue)
+                } else {
+                    cQueues.append(compose_c_queue_create(label, spec.serial ? 0 : 1, spec.inactive ? 1 : 0, target, qos)!)
+                }
                 if let width = spec.width { compose_c_set_width(cQueues[spec.index], width) }
             } else {
                 var attributes: DispatchQueue.Attributes = []
@@ -144,6 +151,14 @@ final class Runner: @unchecked Sendable {
                     continue
                 }
                 #endif
+                // Half the inactive queues get their target while inactive, with `setTarget`
+                // (chosen from the program's shape: seeds keep their programs).
+                if spec.inactive && spec.index % 2 == 0 {
+                    let queue = DispatchQueue(label: label, attributes: attributes)
+                    queue.setTarget(queue: target)
+                    queues.append(queue)
+                    continue
+                }
                 queues.append(DispatchQueue(label: label, attributes: attributes, target: target))
             }
         }

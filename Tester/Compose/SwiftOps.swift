@@ -50,6 +50,8 @@ extension Runner {
             }
         case let .fanOut(q, members, notify, wait):
             fanOut(q, members: members, notify: notify, wait: wait, from: submitter)
+        case let .groupWaves(q, waves, notify, manual, waitBetween):
+            groupWaves(q, waves: waves, notify: notify, manual: manual, waitBetween: waitBetween, from: submitter)
         case let .workItem(q, barrier, cancel, notify, wait):
             workItem(q, barrier: barrier, cancel: cancel, notify: notify, wait: wait, from: submitter)
         case let .perform(iterations, q, every):
@@ -118,6 +120,10 @@ extension Runner {
             cancelQueued(q, barrier: barrier, notify: notify, wait: wait, from: submitter)
         case let .cancelSuspended(q, microseconds, pause):
             cancelSuspended(q, microseconds: microseconds, pause: pause)
+        case let .taskGroup(q, children, sleepMicroseconds, cancelAfter, wait):
+            taskGroup(q, children: children, sleepMicroseconds: sleepMicroseconds, cancelAfter: cancelAfter, wait: wait)
+        case let .sourceStream(q, ticks, microseconds, consumerStops):
+            sourceStream(q, ticks: ticks, microseconds: microseconds, consumerStops: consumerStops)
         case let .executorTask(q, steps, body):
             executorTask(q, steps: steps, body: body)
         case let .transient(serial, blocks, resubmit, group):
@@ -166,33 +172,6 @@ extension Runner {
             dispatchGroup.notify(queue: .global()) { [self] in
                 record.check(checker, after: "the notify of a transient queue's group")
                 checker.done()
-            }
-        }
-    }
-
-    private func fanOut(_ q: Int, members: Int, notify: Int?, wait: Bool, from submitter: Submitter) {
-        let group = DispatchGroup()
-        let record = GroupRecord(members: members)
-        for _ in 0..<members {
-            let capture = Capture(record)
-            let order = submitter.order(q, in: program)
-            checker.expect()
-            queues[q].async(group: group) { [self] in
-                withExtendedLifetime(capture) {}
-                runBlock(q, barrier: false, what: "group member", order: order) { _ in }
-                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            }
-        }
-        if let notify {
-            group.notify(queue: queues[notify], execute: notifyBlock(on: notify, what: "group notify") { [self] in
-                record.check(checker, after: "group notify on q\(notify)")
-            })
-        }
-        if wait {
-            if group.wait(timeout: .now() + liveness) == .timedOut {
-                checker.fail("group.wait for \(members) blocks on q\(q) timed out")
-            } else {
-                record.check(checker, after: "group.wait")
             }
         }
     }

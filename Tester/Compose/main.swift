@@ -27,6 +27,8 @@
 #if CONVEYOR
 import Conveyor
 let libraryName = "Conveyor"
+// Tasks run on Conveyor's pool and timers too (on Dispatch, on its default executor).
+guard ConveyorConcurrency.installGlobalExecutor() else { fatalError("Conveyor could not become the global executor") }
 #else
 import Dispatch
 import Glibc
@@ -37,12 +39,12 @@ let libraryName = dlsym(nil, "conveyor_drop_in") == nil ? "Dispatch" : "Dispatch
 import Glibc
 
 /// Writes a line to standard error (failures are diagnostics; the summary goes to standard output).
-func printError(_ text: String) {
+@Sendable func printError(_ text: String) {
     let line = text + "\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
-func usage(_ message: String) -> Never {
+@Sendable func usage(_ message: String) -> Never {
     printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c] | --seed S [--repeat R] [--only-threads I,J]")
     exit(2)
 }
@@ -77,7 +79,7 @@ while let flag = arguments.popFirst() {
     }
 }
 
-func report(_ program: Program, _ outcome: Runner.Outcome) -> Bool {
+@Sendable func report(_ program: Program, _ outcome: Runner.Outcome) -> Bool {
     switch outcome {
     case .passed:
         return true
@@ -93,7 +95,7 @@ func report(_ program: Program, _ outcome: Runner.Outcome) -> Bool {
 
 /// Runs the programs (or replays one) and exits with the tester's status. On a thread of
 /// its own: the main thread serves the main queue, which programs of the Swift API use.
-func drive(_ options: Options) -> Never {
+@Sendable func drive(_ options: Options) -> Never {
     let (seconds, firstSeed, replay, repeats, liveness, onlyThreads, onlyAPI) =
         (options.seconds, options.firstSeed, options.replay, options.repeats, options.liveness, options.onlyThreads, options.onlyAPI)
     let start = monotonicNanoseconds()

@@ -56,6 +56,8 @@ void compose_c_after(void *queue, uint64_t delay_ns, void *context, compose_func
 
 void *compose_c_group_create(void);
 void compose_c_group_async(void *group, void *queue, void *context, compose_function_t work);
+void compose_c_group_enter(void *group);
+void compose_c_group_leave(void *group);
 void compose_c_group_notify(void *group, void *queue, void *context, compose_function_t work);
 /// 0 when the group emptied within `timeout_ns`.
 long compose_c_group_wait(void *group, uint64_t timeout_ns);
