@@ -128,10 +128,10 @@ void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_n
     return source;
 }
 
-void *compose_c_read_source_create(void *queue, int descriptor, void *context, compose_function_t event,
-                                   compose_function_t cancel) {
-    dispatch_source_t source = dispatch_source_create(DISPATCH_SOURCE_TYPE_READ, (uintptr_t)descriptor, 0,
-                                                      (dispatch_queue_t)queue);
+void *compose_c_descriptor_source_create(void *queue, int descriptor, int write, void *context,
+                                         compose_function_t event, compose_function_t cancel) {
+    dispatch_source_t source = dispatch_source_create(write ? DISPATCH_SOURCE_TYPE_WRITE : DISPATCH_SOURCE_TYPE_READ,
+                                                      (uintptr_t)descriptor, 0, (dispatch_queue_t)queue);
     dispatch_set_context(source, context);
     dispatch_source_set_event_handler_f(source, event);
     dispatch_source_set_cancel_handler_f(source, cancel);

@@ -106,6 +106,8 @@ extension Runner {
             compose_c_source_resume(handlers.source)
         case let .pipe(q, chunks, bytes, suspendSource):
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
+        case let .writeSource(q, bytes):
+            writeSource(q, bytes: bytes)
         case let .channel(q, chunks, bytes, highWater, writeQueue, keepChannel):
             channel(q, chunks: chunks, bytes: bytes, highWater: highWater, writeQueue: writeQueue, keepChannel: keepChannel)
         case let .groupWaves(q, waves, notify, manual, waitBetween):
@@ -216,12 +218,37 @@ private final class IterationBox {
     init(_ body: @escaping (Int) -> Void) { self.body = body }
 }
 
-/// A C source's handlers and source (timers here, read sources in PipeSource.swift); the
+/// A C source's handlers and source (timers here, read and write sources below); the
 /// cancel handler releases both.
 final class CSourceHandlers: @unchecked Sendable {
     var event: () -> Void = {}
     var cancel: () -> Void = {}
     var source: UnsafeMutableRawPointer!
+}
+
+extension Runner {
+    /// A C read (or, when `write`, write) source on `descriptor` on queue `q`, resumed:
+    /// `event` runs each event and cancels the source when it returns true; `cancelled`
+    /// runs in the cancel handler, which then lets the source and its handlers go.
+    func cDescriptorSource(on q: Int, descriptor: Int32, write: Bool, event: @escaping () -> Bool,
+                           cancelled: @escaping () -> Void) -> UnsafeMutableRawPointer {
+        let handlers = CSourceHandlers()
+        handlers.event = { if event() { compose_c_source_cancel(handlers.source) } }
+        handlers.cancel = {
+            cancelled()
+            compose_c_release(handlers.source)
+            handlers.event = {}   // the handlers captured `handlers`: break the cycle
+            handlers.cancel = {}
+        }
+        let raw = Unmanaged.passRetained(handlers).toOpaque()
+        handlers.source = compose_c_descriptor_source_create(cQueues[q], descriptor, write ? 1 : 0, raw, { raw in
+            Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
+        }, { raw in
+            Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue().cancel()
+        })
+        compose_c_source_resume(handlers.source)
+        return handlers.source
+    }
 }
 
 /// Like `SourceState`, for a C timer.

@@ -57,23 +57,9 @@ extension Runner {
         let suspend: () -> Void
         let resume: () -> Void
         if program.api == .c {
-            let handlers = CSourceHandlers()
-            handlers.event = { if event() { compose_c_source_cancel(handlers.source) } }
-            handlers.cancel = {
-                cancelled()
-                compose_c_release(handlers.source)
-                handlers.event = {}   // the handlers captured `handlers`: break the cycle
-                handlers.cancel = {}
-            }
-            let raw = Unmanaged.passRetained(handlers).toOpaque()
-            handlers.source = compose_c_read_source_create(cQueues[q], reader.descriptor, raw, { raw in
-                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
-            }, { raw in
-                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue().cancel()
-            })
-            compose_c_source_resume(handlers.source)
-            suspend = { compose_c_suspend(handlers.source) }
-            resume = { compose_c_resume(handlers.source) }
+            let source = cDescriptorSource(on: q, descriptor: reader.descriptor, write: false, event: event, cancelled: cancelled)
+            suspend = { compose_c_suspend(source) }
+            resume = { compose_c_resume(source) }
         } else {
             let source = DispatchSource.makeReadSource(fileDescriptor: reader.descriptor, queue: queues[q])
             reader.keep(source)

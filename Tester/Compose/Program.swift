@@ -78,6 +78,9 @@ struct Program: Sendable {
         /// `bytes` bytes into and closes (PipeSource.swift); suspended while the caller
         /// writes when `suspendSource`.
         case pipe(queue: Int, chunks: Int, bytes: Int, suspendSource: Bool)
+        /// A write source on `queue` filling a 4 KiB pipe with `bytes` bytes that the caller
+        /// reads (plain threads only; WriteSource.swift).
+        case writeSource(queue: Int, bytes: Int)
         /// A stream channel (DispatchIO) reading a pipe, handlers on `queue`, with a high
         /// water mark when `highWater` is set; the caller writes `chunks` chunks of `bytes`
         /// bytes with write(2) or, when `writeQueue` is set, through a channel of its own with
@@ -237,6 +240,12 @@ extension Program {
             let op = Op.groupWaves(queue: reused.below(queues.count), waves: (0..<reused.within(2...4)).map { _ in reused.below(9) },
                                    notify: reused.below(queues.count), manual: reused.percent(50), waitBetween: reused.percent(40))
             threads[index].insert(op, at: reused.below(threads[index].count + 1))
+        }
+        // Write sources too (seeds keep their programs).
+        var writers = SeededRandom(seed: seed ^ 0x5752_4954_4553)
+        for index in threads.indices where writers.percent(25) {
+            let op = Op.writeSource(queue: writers.below(queues.count), bytes: writers.within(1...24_576))
+            threads[index].insert(op, at: writers.below(threads[index].count + 1))
         }
         // Retargets come from a stream of their own too (seeds keep their programs).
         if api == .c {
@@ -493,6 +502,8 @@ extension Program: CustomStringConvertible {
         case let .pipe(queue, chunks, bytes, suspendSource):
             lines.append(indent + "readSource(q\(queue)) on a pipe\(suspendSource ? ", suspended" : ""), \(chunks) x write(\(bytes) bytes), close"
                          + (suspendSource ? ", resume" : ""))
+        case let .writeSource(queue, bytes):
+            lines.append(indent + "writeSource(q\(queue)) filling a 4 KiB pipe with \(bytes) bytes, cancel, close; the thread reads")
         case let .channel(queue, chunks, bytes, highWater, writeQueue, keepChannel):
             lines.append(indent + "channel(q\(queue))" + (highWater.map { ", high water \($0)" } ?? "") + " reading a pipe, "
                          + "\(chunks) x \(writeQueue.map { "channel(q\($0)).write" } ?? "write")(\(bytes) bytes), close"

@@ -67,6 +67,8 @@ extension Runner {
             dataSource(q, merges: merges)
         case let .pipe(q, chunks, bytes, suspendSource):
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
+        case let .writeSource(q, bytes):
+            writeSource(q, bytes: bytes)
         case let .channel(q, chunks, bytes, highWater, writeQueue, keepChannel):
             channel(q, chunks: chunks, bytes: bytes, highWater: highWater, writeQueue: writeQueue, keepChannel: keepChannel)
         case let .suspend(q, submissions):

@@ -69,9 +69,10 @@ void compose_c_apply_on(size_t iterations, void *queue, void *context, compose_a
 /// A repeating timer source on `queue`, not yet resumed; its handlers get `context`.
 void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
                              void *context, compose_function_t event, compose_function_t cancel);
-/// A read source on `descriptor` on `queue`, not yet resumed; its handlers get `context`.
-void *compose_c_read_source_create(void *queue, int descriptor, void *context, compose_function_t event,
-                                   compose_function_t cancel);
+/// A read source (a write source when `write`) on `descriptor` on `queue`, not yet
+/// resumed; its handlers get `context`.
+void *compose_c_descriptor_source_create(void *queue, int descriptor, int write, void *context,
+                                         compose_function_t event, compose_function_t cancel);
 void compose_c_source_resume(void *source);
 void compose_c_source_cancel(void *source);
 
