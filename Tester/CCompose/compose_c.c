@@ -89,8 +89,9 @@ void compose_c_sync(void *queue, int barrier, void *context, compose_function_t 
     else dispatch_sync_f((dispatch_queue_t)queue, context, work);
 }
 
-void compose_c_after(void *queue, uint64_t delay_ns, void *context, compose_function_t work) {
-    dispatch_after_f(dispatch_time(DISPATCH_TIME_NOW, (int64_t)delay_ns), (dispatch_queue_t)queue, context, work);
+void compose_c_after(void *queue, uint64_t delay_ns, int wall, void *context, compose_function_t work) {
+    dispatch_time_t when = wall ? dispatch_walltime(NULL, (int64_t)delay_ns) : dispatch_time(DISPATCH_TIME_NOW, (int64_t)delay_ns);
+    dispatch_after_f(when, (dispatch_queue_t)queue, context, work);
 }
 
 void *compose_c_group_create(void) { return dispatch_group_create(); }
@@ -118,13 +119,14 @@ void compose_c_apply_on(size_t iterations, void *queue, void *context, compose_a
     dispatch_apply_f(iterations, (dispatch_queue_t)queue, context, work);
 }
 
-void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
+void *compose_c_timer_create(void *queue, uint64_t start_ns, int wall, uint64_t interval_ns, uint64_t leeway_ns,
                              void *context, compose_function_t event, compose_function_t cancel) {
     dispatch_source_t source = dispatch_source_create(DISPATCH_SOURCE_TYPE_TIMER, 0, 0, (dispatch_queue_t)queue);
     dispatch_set_context(source, context);
     dispatch_source_set_event_handler_f(source, event);
     dispatch_source_set_cancel_handler_f(source, cancel);
-    dispatch_source_set_timer(source, dispatch_time(DISPATCH_TIME_NOW, (int64_t)start_ns), interval_ns, leeway_ns);
+    dispatch_time_t start = wall ? dispatch_walltime(NULL, (int64_t)start_ns) : dispatch_time(DISPATCH_TIME_NOW, (int64_t)start_ns);
+    dispatch_source_set_timer(source, start, interval_ns, leeway_ns);
     return source;
 }
 

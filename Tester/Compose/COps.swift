@@ -47,7 +47,9 @@ extension Runner {
         case let .after(q, microseconds, body):
             let order = submitter.unordered(q)
             checker.expect()
-            compose_c_after(cQueues[q], UInt64(microseconds) * 1_000, context { [self] in
+            let onTime = AfterDeadline(microseconds)
+            compose_c_after(cQueues[q], UInt64(microseconds) * 1_000, onTime.wall ? 1 : 0, context { [self] in
+                onTime.check(checker, what: "dispatch_after_f on q\(q)")
                 runBlock(q, barrier: false, what: "dispatch_after_f", order: order) { perform(body, from: $0) }
             }, runContext)
         case let .fanOut(q, members, notify, wait):
@@ -80,9 +82,11 @@ extension Runner {
         case let .timer(q, microseconds, ticks):
             let handlers = CSourceHandlers()
             let state = CTimerState(ticks: ticks)
+            let onTime = AfterDeadline(microseconds)
             checker.expect()
             handlers.event = { [self] in
                 enterBlock(q, what: "C timer event")
+                onTime.check(checker, what: "a C timer on q\(q)")
                 if state.event(checker, what: "C timer on q\(q)") { compose_c_source_cancel(handlers.source) }
                 checker.leave(q, barrier: false)
             }
@@ -95,7 +99,7 @@ extension Runner {
             }
             let nanoseconds = UInt64(microseconds) * 1_000
             let retained = Unmanaged.passRetained(handlers).toOpaque()
-            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, nanoseconds, nanoseconds / 4, retained, { raw in
+            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, onTime.wall ? 1 : 0, nanoseconds, nanoseconds / 4, retained, { raw in
                 Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
             }, { raw in
                 let handlers = Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue()

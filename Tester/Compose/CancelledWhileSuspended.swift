@@ -63,7 +63,7 @@ extension Runner {
                 cancelled()
                 handlers.cancel = {}   // it captured `handlers`: break the cycle
             }
-            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, nanoseconds, nanoseconds / 4,
+            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, 0, nanoseconds, nanoseconds / 4,
                                                      Unmanaged.passRetained(handlers).toOpaque(), { raw in
                 Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
             }, { raw in

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Glibc
 import Synchronization
 
 /// What every correct GCD keeps, checked as the blocks of one program run.
@@ -179,4 +180,32 @@ final class SuspendWindow: @unchecked Sendable {
 final class Cell: @unchecked Sendable {
     let value: Atomic<Int>
     init(_ initial: Int) { value = Atomic(initial) }
+}
+
+/// The deadline of an `asyncAfter` or a timer's first event (`Program.Op.after`, `.timer`):
+/// one in three (chosen from the delay, so seeds keep their programs) is a wall-clock
+/// deadline (`asyncAfter(wallDeadline:)`, `schedule(wallDeadline:)`, `dispatch_walltime`). Taken before the call, so the library's own is no earlier; a
+/// block must not start before it, on its clock (a wall deadline follows CLOCK_REALTIME
+/// even when that clock is set).
+final class AfterDeadline: @unchecked Sendable {
+    let wall: Bool
+    private let clock: clockid_t
+    private let deadline: Int
+
+    init(_ microseconds: Int) {
+        wall = microseconds % 3 == 0
+        clock = wall ? CLOCK_REALTIME : CLOCK_MONOTONIC
+        deadline = AfterDeadline.now(clock) + microseconds * 1_000
+    }
+
+    func check(_ checker: Checker, what: String) {
+        let early = deadline - AfterDeadline.now(clock)
+        if early > 0 { checker.fail("\(what) ran \(early) ns before its \(wall ? "wall-clock " : "")deadline") }
+    }
+
+    private static func now(_ clock: clockid_t) -> Int {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
+    }
 }

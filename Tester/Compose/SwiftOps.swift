@@ -43,10 +43,15 @@ extension Runner {
         case let .after(q, microseconds, body):
             let order = submitter.unordered(q)
             checker.expect()
-            let deadline = DispatchTime.now() + .microseconds(microseconds)
-            queues[q].asyncAfter(deadline: deadline) { [self] in
-                if DispatchTime.now() < deadline { checker.fail("asyncAfter on q\(q) ran before its deadline") }
+            let onTime = AfterDeadline(microseconds)
+            let work: @Sendable () -> Void = { [self] in
+                onTime.check(checker, what: "asyncAfter on q\(q)")
                 runBlock(q, barrier: false, what: "asyncAfter", order: order) { perform(body, from: $0) }
+            }
+            if onTime.wall {
+                queues[q].asyncAfter(wallDeadline: .now() + .microseconds(microseconds), execute: work)
+            } else {
+                queues[q].asyncAfter(deadline: .now() + .microseconds(microseconds), execute: work)
             }
         case let .fanOut(q, members, notify, wait):
             fanOut(q, members: members, notify: notify, wait: wait, from: submitter)
@@ -181,12 +186,17 @@ extension Runner {
     private func timer(_ q: Int, microseconds: Int, ticks: Int) {
         let source = DispatchSource.makeTimerSource(queue: queues[q])
         let state = SourceState(ticks: ticks, source: source)
-        let start = DispatchTime.now() + .microseconds(microseconds)
+        let onTime = AfterDeadline(microseconds)
         watch(source, on: q, named: "timer", state: state) { [self] in
-            if DispatchTime.now() < start { checker.fail("a timer on q\(q) fired before its deadline") }
+            onTime.check(checker, what: "a timer on q\(q)")
             return 1
         }
-        source.schedule(deadline: start, repeating: .microseconds(microseconds), leeway: .microseconds(microseconds / 4))
+        let interval = DispatchTimeInterval.microseconds(microseconds), leeway = DispatchTimeInterval.microseconds(microseconds / 4)
+        if onTime.wall {
+            source.schedule(wallDeadline: .now() + interval, repeating: interval, leeway: leeway)
+        } else {
+            source.schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
+        }
         source.activate()
     }
 

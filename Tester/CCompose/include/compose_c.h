@@ -52,7 +52,8 @@ void *compose_c_get_context(void *object);
 
 void compose_c_async(void *queue, int barrier, void *context, compose_function_t work);
 void compose_c_sync(void *queue, int barrier, void *context, compose_function_t work);
-void compose_c_after(void *queue, uint64_t delay_ns, void *context, compose_function_t work);
+/// `dispatch_after_f` `delay_ns` from now, on the wall clock (`dispatch_walltime`) when `wall`.
+void compose_c_after(void *queue, uint64_t delay_ns, int wall, void *context, compose_function_t work);
 
 void *compose_c_group_create(void);
 void compose_c_group_async(void *group, void *queue, void *context, compose_function_t work);
@@ -66,8 +67,9 @@ void compose_c_apply(size_t iterations, void *context, compose_apply_function_t 
 /// `dispatch_apply_f` onto `queue` (the iterations run on that queue).
 void compose_c_apply_on(size_t iterations, void *queue, void *context, compose_apply_function_t work);
 
-/// A repeating timer source on `queue`, not yet resumed; its handlers get `context`.
-void *compose_c_timer_create(void *queue, uint64_t start_ns, uint64_t interval_ns, uint64_t leeway_ns,
+/// A repeating timer source on `queue` starting `start_ns` from now (on the wall clock
+/// when `wall`), not yet resumed; its handlers get `context`.
+void *compose_c_timer_create(void *queue, uint64_t start_ns, int wall, uint64_t interval_ns, uint64_t leeway_ns,
                              void *context, compose_function_t event, compose_function_t cancel);
 /// A read source (a write source when `write`) on `descriptor` on `queue`, not yet
 /// resumed; its handlers get `context`.
