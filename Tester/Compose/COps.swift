@@ -80,34 +80,24 @@ extension Runner {
             }
             runs.check(checker)
         case let .timer(q, microseconds, ticks):
-            let handlers = CSourceHandlers()
             let state = CTimerState(ticks: ticks)
             let onTime = AfterDeadline(microseconds)
             checker.expect()
-            handlers.event = { [self] in
+            let nanoseconds = UInt64(microseconds) * 1_000
+            _ = cSource(event: { [self] in
                 enterBlock(q, what: "C timer event")
                 onTime.check(checker, what: "a C timer on q\(q)")
-                if state.event(checker, what: "C timer on q\(q)") { compose_c_source_cancel(handlers.source) }
+                let last = state.event(checker, what: "C timer on q\(q)")
                 checker.leave(q, barrier: false)
-            }
-            handlers.cancel = { [self] in
+                return last
+            }, cancelled: { [self] in
                 enterBlock(q, what: "C timer cancel handler")
                 state.cancelled(checker, what: "C timer on q\(q)")
                 checker.leave(q, barrier: false)
-                compose_c_release(handlers.source)
                 checker.done()
+            }) {
+                compose_c_timer_create(cQueues[q], nanoseconds, onTime.wall ? 1 : 0, nanoseconds, nanoseconds / 4, $0, $1, $2)
             }
-            let nanoseconds = UInt64(microseconds) * 1_000
-            let retained = Unmanaged.passRetained(handlers).toOpaque()
-            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, onTime.wall ? 1 : 0, nanoseconds, nanoseconds / 4, retained, { raw in
-                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
-            }, { raw in
-                let handlers = Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue()
-                handlers.cancel()
-                handlers.event = {}   // the handlers captured `handlers`: break the cycle
-                handlers.cancel = {}
-            })
-            compose_c_source_resume(handlers.source)
         case let .pipe(q, chunks, bytes, suspendSource):
             pipe(q, chunks: chunks, bytes: bytes, suspendSource: suspendSource)
         case let .writeSource(q, bytes):
@@ -222,8 +212,7 @@ private final class IterationBox {
     init(_ body: @escaping (Int) -> Void) { self.body = body }
 }
 
-/// A C source's handlers and source (timers here, read and write sources below); the
-/// cancel handler releases both.
+/// A C source's handlers and source (`cSource`).
 final class CSourceHandlers: @unchecked Sendable {
     var event: () -> Void = {}
     var cancel: () -> Void = {}
@@ -231,21 +220,22 @@ final class CSourceHandlers: @unchecked Sendable {
 }
 
 extension Runner {
-    /// A C read (or, when `write`, write) source on `descriptor` on queue `q`, resumed:
-    /// `event` runs each event and cancels the source when it returns true; `cancelled`
-    /// runs in the cancel handler, which then lets the source and its handlers go.
-    func cDescriptorSource(on q: Int, descriptor: Int32, write: Bool, event: @escaping () -> Bool,
-                           cancelled: @escaping () -> Void) -> UnsafeMutableRawPointer {
+    /// A C source made by `create` (given the handlers' context and the event and cancel
+    /// trampolines), resumed: `event` runs each event and cancels the source when it returns
+    /// true; `cancelled` runs in the cancel handler, which then lets the handlers go and,
+    /// when `releasedByCancel`, the source (else the caller releases it).
+    func cSource(event: @escaping () -> Bool, cancelled: @escaping () -> Void, releasedByCancel: Bool = true,
+                 create: (UnsafeMutableRawPointer, compose_function_t, compose_function_t) -> UnsafeMutableRawPointer?)
+        -> UnsafeMutableRawPointer {
         let handlers = CSourceHandlers()
         handlers.event = { if event() { compose_c_source_cancel(handlers.source) } }
         handlers.cancel = {
             cancelled()
-            compose_c_release(handlers.source)
+            if releasedByCancel { compose_c_release(handlers.source) }
             handlers.event = {}   // the handlers captured `handlers`: break the cycle
             handlers.cancel = {}
         }
-        let raw = Unmanaged.passRetained(handlers).toOpaque()
-        handlers.source = compose_c_descriptor_source_create(cQueues[q], descriptor, write ? 1 : 0, raw, { raw in
+        handlers.source = create(Unmanaged.passRetained(handlers).toOpaque(), { raw in
             Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
         }, { raw in
             Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue().cancel()

@@ -57,20 +57,9 @@ extension Runner {
         let nanoseconds = UInt64(microseconds) * 1_000
         let suspend: () -> Void, cancel: () -> Void, resume: () -> Void
         if program.api == .c {
-            let handlers = CSourceHandlers()
-            handlers.event = event
-            handlers.cancel = {
-                cancelled()
-                handlers.cancel = {}   // it captured `handlers`: break the cycle
+            let source = cSource(event: { event(); return false }, cancelled: cancelled, releasedByCancel: false) {
+                compose_c_timer_create(cQueues[q], nanoseconds, 0, nanoseconds, nanoseconds / 4, $0, $1, $2)
             }
-            handlers.source = compose_c_timer_create(cQueues[q], nanoseconds, 0, nanoseconds, nanoseconds / 4,
-                                                     Unmanaged.passRetained(handlers).toOpaque(), { raw in
-                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeUnretainedValue().event()
-            }, { raw in
-                Unmanaged<CSourceHandlers>.fromOpaque(raw!).takeRetainedValue().cancel()
-            })
-            compose_c_source_resume(handlers.source)
-            let source = handlers.source
             (suspend, cancel, resume) = ({ compose_c_suspend(source) }, { compose_c_source_cancel(source) }, {
                 compose_c_resume(source)
                 compose_c_release(source)

@@ -189,23 +189,15 @@ final class Cell: @unchecked Sendable {
 /// even when that clock is set).
 final class AfterDeadline: @unchecked Sendable {
     let wall: Bool
-    private let clock: clockid_t
     private let deadline: Int
 
     init(_ microseconds: Int) {
         wall = microseconds % 3 == 0
-        clock = wall ? CLOCK_REALTIME : CLOCK_MONOTONIC
-        deadline = AfterDeadline.now(clock) + microseconds * 1_000
+        deadline = nanoseconds(on: wall ? CLOCK_REALTIME : CLOCK_MONOTONIC) + microseconds * 1_000
     }
 
     func check(_ checker: Checker, what: String) {
-        let early = deadline - AfterDeadline.now(clock)
+        let early = deadline - nanoseconds(on: wall ? CLOCK_REALTIME : CLOCK_MONOTONIC)
         if early > 0 { checker.fail("\(what) ran \(early) ns before its \(wall ? "wall-clock " : "")deadline") }
-    }
-
-    private static func now(_ clock: clockid_t) -> Int {
-        var time = timespec()
-        clock_gettime(clock, &time)
-        return time.tv_sec * 1_000_000_000 + time.tv_nsec
     }
 }

@@ -57,7 +57,9 @@ extension Runner {
         let suspend: () -> Void
         let resume: () -> Void
         if program.api == .c {
-            let source = cDescriptorSource(on: q, descriptor: reader.descriptor, write: false, event: event, cancelled: cancelled)
+            let source = cSource(event: event, cancelled: cancelled) {
+                compose_c_descriptor_source_create(cQueues[q], reader.descriptor, 0, $0, $1, $2)
+            }
             suspend = { compose_c_suspend(source) }
             resume = { compose_c_resume(source) }
         } else {

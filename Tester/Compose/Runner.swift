@@ -252,9 +252,12 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     return thread
 }
 
-func monotonicNanoseconds() -> Int {
+func monotonicNanoseconds() -> Int { nanoseconds(on: CLOCK_MONOTONIC) }
+
+/// A reading of `clock` in nanoseconds.
+func nanoseconds(on clock: clockid_t) -> Int {
     var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
+    clock_gettime(clock, &now)
     return now.tv_sec * 1_000_000_000 + now.tv_nsec
 }
 

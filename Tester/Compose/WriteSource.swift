@@ -12,8 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #if CONVEYOR
+import CComposeConveyor
 import Conveyor
 #else
+import CComposeDispatch
 import Dispatch
 #endif
 import Glibc
@@ -49,7 +51,7 @@ extension Runner {
             checker.done()
         }
         if program.api == .c {
-            _ = cDescriptorSource(on: q, descriptor: ends[1], write: true, event: event, cancelled: cancelled)
+            _ = cSource(event: event, cancelled: cancelled) { compose_c_descriptor_source_create(cQueues[q], ends[1], 1, $0, $1, $2) }
         } else {
             let source = DispatchSource.makeWriteSource(fileDescriptor: ends[1], queue: queues[q])
             // The toolchain's source types are not Sendable; only the handler cancels it.
