@@ -13,10 +13,12 @@
 
 import Synchronization
 
-/// The jobs that workers posted just before they blocked in a Conveyor wait
-/// (`WorkerPool.handOffLocalWork` puts them here), and LIFO jobs the watchdog took from
-/// owners stuck inside a job (`WorkerPool.handOffSlot`): workers take them before the
-/// bands' shared queues, within limits (`WorkerPool.popAheadOfBands`).
+/// The jobs that workers posted just before they blocked in a Conveyor wait, and what
+/// workers held when they blocked or left (`WorkerPool.handOffLocalWork` puts them here),
+/// and LIFO jobs the watchdog took from owners stuck inside a job
+/// (`WorkerPool.handOffSlot`): workers take them before the bands' shared queues, within
+/// limits (`WorkerPool.popAheadOfBands`). Jobs that are not posts of a blocked job go
+/// behind all the others (`pushBehind`).
 ///
 /// The newest batch first, each batch in the order `handOffLocalWork` gives it: a worker
 /// that blocks most likely waits for what it posted last, and the batches handed off
@@ -42,6 +44,8 @@ final class HandOffQueue: @unchecked Sendable {
     /// job. Entries before `oldest` were taken from the front (aged) and are stale.
     private var entries: [Entry] = []
     private var oldest = 0
+    /// Jobs held at the front (from `oldest` on) that `pushBehind` put there.
+    private var behind = 0
     /// Takes since the oldest batch last got an aged turn.
     private var takesSinceAgedTurn = 0
     /// The number of jobs held, for looks without the lock.
@@ -85,22 +89,49 @@ final class HandOffQueue: @unchecked Sendable {
         }
     }
 
+    /// Puts the jobs that `next` returns, in that order, behind every job held: taken
+    /// after all of them, or as the oldest when aging gives the oldest a turn (their
+    /// stamp is the oldest held job's, if older than `now`, so that aging still sees how
+    /// long the front of the queue has waited). Returns true when the queue was empty
+    /// before and the batch was not. For work that is not what a blocked job waits for
+    /// (`WorkerPool.handOffLocalWork`): ahead of the newer batches it would hold them back.
+    func pushBehind(at now: UInt64, _ next: () -> Job?) -> Bool {
+        lock.withLock {
+            let stamp = entries.count > oldest ? min(now, entries[oldest].pushedAt) : now
+            var batch: [Entry] = []
+            while let job = next() { batch.append(Entry(job: Unmanaged.passRetained(job), pushedAt: stamp)) }
+            guard !batch.isEmpty else { return false }
+            let wasEmpty = entries.count == oldest
+            // The oldest entry is at `oldest`, the first job of the batch must come right
+            // before it: the batch goes in reversed, in place of the stale entries.
+            entries.replaceSubrange(0..<oldest, with: batch.reversed())
+            oldest = 0
+            behind += batch.count
+            return published(wasEmpty: wasEmpty)
+        }
+    }
+
     /// The next job: the first of the newest batch, or, every `share + 1`th take while
     /// the oldest job has waited longer than `agingAfter` nanoseconds before `now`, that
-    /// oldest job.
-    func pop(at now: UInt64, agingAfter: UInt64, share: Int) -> Job? {
+    /// oldest job. With `postsOnly`, never a job that `pushBehind` put there (nil if only
+    /// such jobs are held).
+    func pop(at now: UInt64, agingAfter: UInt64, share: Int, postsOnly: Bool = false) -> Job? {
         if isEmpty { return nil }
         return lock.withLock { () -> Job? in
             guard entries.count > oldest else { return nil }
+            let posts = entries.count - oldest - behind
+            if postsOnly && posts == 0 { return nil }
             let entry: Entry
             let aged = Self.waited(since: entries[oldest].pushedAt, longerThan: agingAfter, at: now)
             takesSinceAgedTurn = aged ? takesSinceAgedTurn + 1 : 0
-            if aged && takesSinceAgedTurn > share {
+            if aged && takesSinceAgedTurn > share && !(postsOnly && behind > 0) {
                 takesSinceAgedTurn = 0
                 entry = entries[oldest]
                 oldest += 1
+                if behind > 0 { behind -= 1 }
             } else {
                 entry = entries.removeLast()
+                if posts == 0 { behind -= 1 }
             }
             if oldest == entries.count {
                 entries.removeAll(keepingCapacity: true)

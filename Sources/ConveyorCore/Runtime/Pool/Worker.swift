@@ -79,6 +79,9 @@ final class Worker: @unchecked Sendable {
     // Guarded by the pool's lock.
     var isParked = false
     var hasThread = false
+    /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`); the
+    /// thread reads it once, when it starts.
+    var isReserve = false
 
     init(index: Int) {
         self.index = index
@@ -114,42 +117,12 @@ final class Worker: @unchecked Sendable {
 
     /// Runs jobs until the pool lets this thread go.
     func runLoop(pool: WorkerPool) {
-        cnv_tls_set_context(Unmanaged.passUnretained(self).toOpaque())
-        threadID.store(cnv_gettid(), ordering: .relaxed)
-        ThreadInfo.setName("conveyor.worker")
-        ThreadInfo.setNice(0)
-        currentNice = ThreadInfo.nice
-        raisedNice = false       // a slot's earlier thread may have left these set
-        cannotLowerNice = false
+        startOnThisThread(name: "conveyor.worker")
         isSearching = true   // the pool counted this thread as searching when it started it
         while true {
             if let job = pool.findJob(for: self) {
                 if isSearching { pool.stopSearching(self) }
-                if heldLeavesGroup != nil { releaseHeldLeaves(unlessRunning: job) }
-                if !canRun(job) {
-                    releaseHeldLeaves()
-                    // Invariant: work of a QoS never runs at the nice value of a lower QoS.
-                    // An unprivileged thread cannot lower its nice again, so the thread
-                    // that raised it for background work leaves the pool and gives the job
-                    // to a thread at the right value (started by the watchdog, at nice 0).
-                    pool.exitPolite(self, handingBack: job)
-                    break
-                }
-                inJob.store(true, ordering: .relaxed)
-                ringTailAtJobStart = local.tailPosition
-                let overcommit = job.isOvercommit
-                if overcommit {
-                    runsOvercommit.store(true, ordering: .relaxed)
-                    pool.beginOvercommit()
-                }
-                // The pool's reference goes on to the job (`runConsumingReference`): the
-                // retain here and the end of `job`'s lifetime right after it cancel out.
-                run(Unmanaged.passRetained(consume job))
-                if overcommit {
-                    pool.endOvercommit()
-                    runsOvercommit.store(false, ordering: .relaxed)
-                }
-                inJob.store(false, ordering: .relaxed)
+                guard runFound(job, pool: pool) else { break }
                 if pool.hasSurplusWorkers {
                     releaseHeldLeaves()
                     if pool.retire(self) == false { break }
@@ -160,6 +133,69 @@ final class Worker: @unchecked Sendable {
             if !pool.park(self) { break }
         }
         cnv_tls_set_context(nil)
+    }
+
+    /// Makes the calling thread this worker's: its thread-local context, id, name and
+    /// nice value (a slot's earlier thread may have left the nice state set).
+    func startOnThisThread(name: String) {
+        cnv_tls_set_context(Unmanaged.passUnretained(self).toOpaque())
+        threadID.store(cnv_gettid(), ordering: .relaxed)
+        ThreadInfo.setName(name)
+        ThreadInfo.setNice(0)
+        currentNice = ThreadInfo.nice
+        raisedNice = false
+        cannotLowerNice = false
+    }
+
+    /// Runs `job`, which this worker took: gives the leaves it holds first (unless `job`
+    /// is covered by them), and marks it as inside a job meanwhile. Returns false, without
+    /// running it, when this thread cannot run it at its nice value and has left the pool
+    /// (`WorkerPool.exitPolite` gave the job back).
+    @inline(__always)
+    func runFound(_ job: consuming Job, pool: WorkerPool) -> Bool {
+        if heldLeavesGroup != nil { releaseHeldLeaves(unlessRunning: job) }
+        if !canRun(job) {
+            releaseHeldLeaves()
+            // Invariant: work of a QoS never runs at the nice value of a lower QoS.
+            // An unprivileged thread cannot lower its nice again, so the thread
+            // that raised it for background work leaves the pool and gives the job
+            // to a thread at the right value (started by the watchdog, at nice 0).
+            pool.exitPolite(self, handingBack: job)
+            return false
+        }
+        inJob.store(true, ordering: .relaxed)
+        ringTailAtJobStart = local.tailPosition
+        let overcommit = job.isOvercommit
+        if overcommit {
+            runsOvercommit.store(true, ordering: .relaxed)
+            pool.beginOvercommit()
+        }
+        // The pool's reference goes on to the job (`runConsumingReference`): the
+        // retain here and the end of `job`'s lifetime right after it cancel out.
+        run(Unmanaged.passRetained(consume job))
+        if overcommit {
+            pool.endOvercommit()
+            runsOvercommit.store(false, ordering: .relaxed)
+        }
+        inJob.store(false, ordering: .relaxed)
+        return true
+    }
+
+    /// The job in this worker's LIFO slot, unless 32 were taken from it in a row: then
+    /// that job goes behind the ring's (a chain of jobs handing the slot on must not
+    /// starve the ring for ever) and nil is returned.
+    @inline(__always)
+    func takeLIFOJob(pool: WorkerPool) -> Job? {
+        guard lifoSlot.load(ordering: .relaxed) != nil, let raw = lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) else {
+            lifoStreak = 0
+            return nil
+        }
+        let job = Job.takeRetained(raw)
+        lifoStreak += 1
+        if lifoStreak <= 32 { return job }
+        lifoStreak = 0
+        if !local.push(job) { pool.inject(job) }
+        return nil
     }
 
     /// Whether this thread may run `job` at the job's nice value (false only for a thread
@@ -205,6 +241,11 @@ final class Worker: @unchecked Sendable {
 /// Entry point of every pool thread (a C function: it captures nothing).
 func workerThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     let worker = Unmanaged<Worker>.fromOpaque(argument!).takeUnretainedValue()
+    // Set under the pool's lock before this thread was created, cleared only by it.
+    if worker.isReserve {
+        worker.runAsReserve(pool: WorkerPool.shared)
+        return nil
+    }
     worker.runLoop(pool: WorkerPool.shared)
     WorkerPool.shared.threadDidExit()
     return nil

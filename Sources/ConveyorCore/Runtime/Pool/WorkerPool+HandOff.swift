@@ -16,43 +16,50 @@ import Synchronization
 // A worker that stops running jobs for a while (it blocks in a Conveyor wait, retires or
 // leaves the pool) hands its own queued work to the others.
 extension WorkerPool {
-    /// Gives `worker`'s LIFO slot and ring to the others: only a long search (or the
-    /// watchdog, a tick later) would take the slot, and work in the ring would wait until
-    /// some worker searched and stole it. Returns
-    /// whether a queue went from empty to non-empty, that is whether a wake-up is owed
-    /// (`inject`'s rule). Called on the worker's own thread.
+    /// Gives `worker`'s LIFO slot and ring to the others, on the pool's hand-off queue,
+    /// which workers take from before the bands' shared queues (`popAheadOfBands`): only
+    /// a long search (or the watchdog, a tick later) would take the slot, and work in the
+    /// ring would wait until some worker searched and stole it. Returns whether the queue
+    /// went from empty to non-empty, that is whether a wake-up is owed (`inject`'s rule).
+    /// Called on the worker's own thread.
     ///
-    /// With `waitingOnPosts` (the worker blocks inside a job: `willBlock`), what that job
-    /// posted (the ring's jobs past the tail it had when the job began, in order, then the
-    /// slot's drain) goes to the pool's hand-off queue, which workers take from before the
-    /// bands' shared queues (`popAheadOfBands`): it is often what the job now waits for (a
-    /// block it posted, then waited on). At the back of its band's shared queue it would
-    /// wait behind everything posted since, and when that is more blocking work than the
-    /// pool may have threads (its cap), behind work that can never finish: a thousand
-    /// blocks, or Swift concurrency tasks, that each post a block and wait for it hung so
-    /// (found by running the test suite under the drop-in library; libdispatch hangs the
-    /// same way for plain blocks, and bounds the tasks by its cooperative width). The
-    /// ring's older jobs (a batch taken from a shared queue, work posted before this job)
-    /// go to their bands' shared queues: ahead of the posts, a batch of such blocking work
-    /// would bring the same flood back. Without it (retiring, leaving the pool: nothing
-    /// waits on the posts), everything goes to the bands' shared queues.
+    /// Not to the bands' shared queues: at the back of one, a job would wait behind
+    /// everything posted since, and when that is more blocking work than the pool may have
+    /// threads (its cap), behind work that can never finish because it waits for this
+    /// job. A thousand blocks, or Swift concurrency tasks, that each post a block and wait
+    /// for it hung so (found by running the test suite under the drop-in library;
+    /// libdispatch hangs the same way for plain blocks, and bounds the tasks by its
+    /// cooperative width); so did, at a cap of 4 threads (`PostAndWaitTests`), the
+    /// waiters of a serial queue whose drain was in the slot of a worker that retired, and
+    /// items of a concurrent queue whose posts another worker had stolen with half a ring
+    /// and then held in its own ring when it blocked.
+    ///
+    /// What a job posted before it blocked (with `waitingOnPosts`, from `willBlock`: the
+    /// ring's jobs past the tail it had when the job began, in order, then the slot's
+    /// drain), and the slot's job of a worker that leaves, is the newest batch, taken
+    /// first: it is often what a job waits for (a block it posted, then waited on). The
+    /// rest of the ring (a batch taken from a shared queue, steals, work posted before
+    /// the job) goes behind every job held (`HandOffQueue.pushBehind`): often more jobs
+    /// that block, which ahead of the posts of the jobs already blocked would take the
+    /// threads those posts need (newest first, each such batch buried the posts below it,
+    /// and at the cap every thread came to wait for a buried post).
     func handOffLocalWork(of worker: Worker, waitingOnPosts: Bool) -> Bool {
-        var madeNonEmpty = false
+        var slot = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing).map { Job.takeRetained($0) }
+        let now = Clock.monotonicNanoseconds()
         // Thieves take from the ring's head, the older end: the posts are its last jobs,
         // however many were stolen (an estimate if a steal races this).
         var older = waitingOnPosts ? worker.local.count - Int(worker.local.tailPosition &- worker.ringTailAtJobStart) : .max
-        while older > 0, let job = worker.local.pop() {
-            older -= 1
-            madeNonEmpty = pushInjected(job) || madeNonEmpty
+        var madeNonEmpty = false
+        if older > 0 && !worker.local.isEmpty {
+            madeNonEmpty = handedOff.pushBehind(at: now) {
+                guard older > 0 else { return nil }
+                older -= 1
+                return worker.local.pop()
+            }
         }
-        let slot = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing).map { Job.takeRetained($0) }
-        if !waitingOnPosts {
-            if let slot { madeNonEmpty = pushInjected(slot) || madeNonEmpty }
-            return madeNonEmpty
-        }
-        // Left in the ring: the job's posts. Nothing posted, no lock taken.
+        // Left: the job's posts and the slot's job. Nothing, no lock taken.
         if slot == nil && worker.local.isEmpty { return madeNonEmpty }
-        return pushPosts(of: worker, then: slot) || madeNonEmpty
+        return handedOff.pushBatch(at: now) { worker.local.pop() ?? slot.take() } || madeNonEmpty
     }
 
     /// Gives `worker`'s LIFO job (if it still holds one) to the hand-off queue, ahead of
@@ -63,13 +70,6 @@ extension WorkerPool {
         guard let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) else { return }
         var job: Job? = Job.takeRetained(raw)
         if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { job.take() }) { notifyWorkAvailable() }
-    }
-
-    /// Puts the rest of `worker`'s ring, then `slotJob`, on the hand-off queue as one
-    /// batch (`handOffLocalWork`).
-    private func pushPosts(of worker: Worker, then slotJob: consuming Job?) -> Bool {
-        var slotJob = slotJob
-        return handedOff.pushBatch(at: Clock.monotonicNanoseconds()) { worker.local.pop() ?? slotJob.take() }
     }
 
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
@@ -96,6 +96,22 @@ extension WorkerPool {
         worker.inConveyorWait.store(false, ordering: .relaxed)
         if worker.runsOvercommit.load(ordering: .relaxed) { overcommitCredit.wrappingAdd(1, ordering: .relaxed) }
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    }
+}
+
+extension WorkerPool {
+    /// Where visible work waits, for a test's stall report: the hand-off queue, each
+    /// band's shared queue, each worker's ring and LIFO slot.
+    var whereWorkWaits: String {
+        var parts: [String] = ["hand-off \(handedOff.isEmpty ? "empty" : "holds work")"]
+        for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) { parts.append("band \(index)") }
+        for index in 0..<slotCount.load(ordering: .acquiring) {
+            let worker = worker(at: index)
+            let ring = worker.local.count
+            let slot = worker.lifoSlot.load(ordering: .relaxed) != nil
+            if ring > 0 || slot { parts.append("worker \(index): ring \(ring), slot \(slot), in job \(worker.inJob.load(ordering: .relaxed)), in wait \(worker.inConveyorWait.load(ordering: .relaxed))") }
+        }
+        return parts.joined(separator: ", ")
     }
 }
 

@@ -136,24 +136,33 @@ extension WorkerPool {
         } else if aheadOfBandsStreak.load(ordering: .relaxed) != 0 {
             aheadOfBandsStreak.store(0, ordering: .relaxed)
         }
-        var job = popHandedOff(for: worker, firstWaitingBand: firstWaitingBand)
-        if job == nil, crowded { job = stealAheadOfBands(for: worker) }
+        // While crowded, a steal comes before the jobs pushed behind the posts (ring jobs
+        // of blocked workers: often more jobs that block): a busy job's post, hidden in
+        // its ring, is often what a crowd waits for (the composition tester, seed
+        // 545318473: 721 items of a concurrent queue waiting for a busy block's post).
+        var job = popHandedOff(for: worker, firstWaitingBand: firstWaitingBand, postsOnly: crowded)
+        if job == nil, crowded {
+            job = stealAheadOfBands(for: worker)
+            if job == nil { job = popHandedOff(for: worker, firstWaitingBand: firstWaitingBand, postsOnly: false) }
+        }
         if job != nil, firstWaitingBand != nil { aheadOfBandsStreak.wrappingAdd(1, ordering: .relaxed) }
         return job
     }
 
     /// The next job of the hand-off queue, unless the first band holding work
-    /// (`firstWaitingBand`) is more important than it and the oldest has not aged. Another
-    /// worker is woken if more wait there.
+    /// (`firstWaitingBand`) is more important than it and the oldest has not aged; with
+    /// `postsOnly`, not one pushed behind (`HandOffQueue.pushBehind`). Another worker is
+    /// woken if more wait there.
     @inline(__always)
-    private func popHandedOff(for worker: Worker, firstWaitingBand: Int?) -> Job? {
+    private func popHandedOff(for worker: Worker, firstWaitingBand: Int?, postsOnly: Bool) -> Job? {
         guard !handedOff.isEmpty else { return nil }
         let now = Clock.monotonicNanoseconds()
         if let firstWaitingBand, firstWaitingBand < handedOff.nextBand,
            !handedOff.oldestWaited(Self.agingNanoseconds, at: now) {
             return nil
         }
-        guard let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare) else { return nil }
+        guard let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare,
+                                      postsOnly: postsOnly) else { return nil }
         if !worker.isSearching && !handedOff.isEmpty { notifyWorkAvailable() }
         return job
     }

@@ -104,15 +104,28 @@ extension WorkerPool {
     /// needs a lower one: the worker leaves the pool (its thread exits after this) and
     /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
     /// is needed (`wakeOrStartWorker`). Called on the worker's own thread.
+    ///
+    /// A reserve thread gives the job to the hand-off queue instead, where the next
+    /// reserve thread (started by the watchdog) finds it: past the cap, a band's shared
+    /// queue could keep it from every thread (`WorkerPool+Reserve.swift`).
     func exitPolite(_ worker: Worker, handingBack job: Job) {
         _ = handOffLocalWork(of: worker, waitingOnPosts: false)
-        _ = pushInjected(job)
+        if worker.isReserve {
+            var job: Job? = job
+            _ = handedOff.pushBatch(at: Clock.monotonicNanoseconds()) { job.take() }
+        } else {
+            _ = pushInjected(job)
+        }
         // From here on this thread is not `worker`: once the lock is released, a new
         // thread may take the slot and reset its owner-thread state.
         cnv_tls_set_context(nil)
         lock.lock()
         worker.hasThread = false
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        if worker.isReserve {
+            worker.isReserve = false
+            reserveThreads.wrappingSubtract(1, ordering: .relaxed)
+        }
         lock.unlock()
         // A thread started here would inherit this thread's nice value: the watchdog, at
         // nice 0, wakes or starts the worker for the jobs handed back.

@@ -29,8 +29,20 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Runnable workers wanted when nothing blocks: one per CPU.
     let cpuCount: Int
-    /// The hard cap on pool threads.
-    let maxThreads: Int
+    /// The cap on the pool threads that ordinary work may start: 4 per CPU, at least 255
+    /// (libdispatch's cap). Past it only reserve threads start, for handed-off work while
+    /// every pool thread waits (`WorkerPool+Reserve.swift`).
+    @inline(__always)
+    var maxThreads: Int { threadCap.load(ordering: .relaxed) }
+    /// `maxThreads`; lowered only by tests (`lowerThreadCap`).
+    private let threadCap: Atomic<Int>
+    /// Reserve threads that may run at once (`WorkerPool+Reserve.swift`).
+    let reserveThreadLimit: Int
+    /// Reserve threads alive now (not counted in `liveThreads`).
+    let reserveThreads = Atomic<Int>(0)
+    /// Slots allocated: the first cap plus the reserve, so that a free slot exists for
+    /// every thread either limit allows.
+    private let slotCapacity: Int
     /// How long a parked thread waits for work before it exits.
     let idleTimeoutNanoseconds: Int64 = 10_000_000_000
 
@@ -38,8 +50,9 @@ final class WorkerPool: @unchecked Sendable {
     /// and used through `injectionQueue(_:_:)`: every thread touches them, and a retain and
     /// release around each use was an atomic pair on the queue's own header line.
     let injection: [Unmanaged<InjectionQueue>]
-    /// What workers posted just before they blocked in a Conveyor wait, and LIFO jobs the
-    /// watchdog took from owners stuck inside a job: taken before every band's shared queue
+    /// What workers posted just before they blocked in a Conveyor wait (and, behind it, the
+    /// rest of their rings), what workers held when they left, and LIFO jobs the watchdog
+    /// took from owners stuck inside a job: taken before every band's shared queue
     /// (`popAheadOfBands`; `handOffLocalWork` says why).
     let handedOff = HandOffQueue()
     /// Jobs taken ahead of the bands' shared queues in a row while a band's queue held
@@ -79,10 +92,13 @@ final class WorkerPool: @unchecked Sendable {
 
     private init() {
         cpuCount = ThreadInfo.cpuCount
-        maxThreads = max(255, cpuCount * 4)
+        let cap = max(255, cpuCount * 4)
+        threadCap = Atomic(cap)
+        reserveThreadLimit = max(8, cpuCount)
+        slotCapacity = cap + reserveThreadLimit
         injection = QoSBand.allCases.map { _ in Unmanaged.passRetained(InjectionQueue()) }
-        slots = .allocate(capacity: maxThreads)
-        slots.initialize(repeating: 0, count: maxThreads)
+        slots = .allocate(capacity: slotCapacity)
+        slots.initialize(repeating: 0, count: slotCapacity)
         cnv_fork_guard_arm()
     }
 
@@ -265,7 +281,10 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         guard liveThreads.load(ordering: .relaxed) < maxThreads, let worker = claimThreadlessSlot() else {
+            // At the cap: only work that blocked workers handed off may have a thread more.
+            let reserve = claimReserveWorkerIfStuck()
             lock.unlock()
+            if let reserve { startThread(for: reserve) }
             return
         }
         worker.hasThread = true
@@ -278,13 +297,18 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// A slot with no thread (reused, or a new one). Called with the lock held.
-    private func claimThreadlessSlot() -> Worker? {
+    ///
+    /// Any slot serves a thread of either kind (regular or reserve): the limits are the
+    /// thread counts (`liveThreads`, `reserveThreads`), and the slots number both limits'
+    /// sum, so one is free whenever a limit allows a thread (unless an exiting thread has
+    /// given up its slot's claim, `hasThread`, and not yet returned: that start waits).
+    func claimThreadlessSlot() -> Worker? {
         let count = slotCount.load(ordering: .relaxed)
         for index in 0..<count {
             let candidate = worker(at: index)
             if !candidate.hasThread && !candidate.isParked { return candidate }
         }
-        guard count < maxThreads else { return nil }
+        guard count < slotCapacity else { return nil }
         let worker = Worker(index: count)
         cnv_atomic_store_slot_release(slots + count, UInt(bitPattern: Unmanaged.passRetained(worker).toOpaque()))
         slotCount.store(count + 1, ordering: .releasing)
@@ -296,15 +320,28 @@ final class WorkerPool: @unchecked Sendable {
         if cnv_thread_start({ workerThreadEntry($0) }, argument, 0) != 0 {
             lock.withLock {
                 worker.hasThread = false
-                liveThreads.wrappingSubtract(1, ordering: .relaxed)
                 running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                uncountSearcher(worker)
+                if worker.isReserve {
+                    worker.isReserve = false
+                    reserveThreads.wrappingSubtract(1, ordering: .relaxed)
+                } else {
+                    liveThreads.wrappingSubtract(1, ordering: .relaxed)
+                    uncountSearcher(worker)
+                }
             }
         }
     }
 
+    /// A regular pool thread's `runLoop` returned (reserve threads: `reserveDidExit`).
     func threadDidExit() {
         liveThreads.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// Lowers the thread cap to `cap` (never below 1, never raised) for a test that must
+    /// reach it quickly. Call it before the pool started threads: threads started already
+    /// stay.
+    func lowerThreadCap(to cap: Int) {
+        threadCap.store(max(1, min(cap, maxThreads)), ordering: .relaxed)
     }
 
     // MARK: finding work
@@ -321,16 +358,7 @@ final class WorkerPool: @unchecked Sendable {
             worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
             if let job = popInjection(for: worker) { return job }
         }
-        if worker.lifoSlot.load(ordering: .relaxed) != nil, let raw = worker.lifoSlot.exchange(nil, ordering: .acquiringAndReleasing) {
-            let job = Job.takeRetained(raw)
-            // A chain of jobs handing the slot on must not starve the ring forever.
-            worker.lifoStreak += 1
-            if worker.lifoStreak <= 32 { return job }
-            worker.lifoStreak = 0
-            if !worker.local.push(job) { inject(job) }
-        } else {
-            worker.lifoStreak = 0
-        }
+        if let job = worker.takeLIFOJob(pool: self) { return job }
         // The ring runs first in, first out, whatever the bands: work more important than
         // the default band that waits on its shared queue goes first (`pushLocally` puts
         // such work there when the ring holds anything), but the ring gets every

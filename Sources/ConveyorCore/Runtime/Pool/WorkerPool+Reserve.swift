@@ -1,0 +1,103 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CConveyor
+import Synchronization
+
+// Reserve threads: past the thread cap, a thread for what blocked workers handed off,
+// while no pool thread runs.
+//
+// At the cap every pool thread may hold a job that waits for something posted after it. A
+// worker that blocks hands its posts off ahead of everything else (`handOffLocalWork`),
+// but a hand-off still needs a thread to take it: if the last runnable workers all took
+// new jobs that block (two freed at once, each taking a waiter before either's post was
+// handed off), the hand-off queue holds the very jobs every thread waits for, and no
+// thread may start. (Seen once in about thirty test runs: a thousand blocks that post to
+// one serial queue and wait; libdispatch hangs there at its 255 threads at once.)
+//
+// Invariant: handed-off work never waits for a thread while every pool thread waits. When
+// a start is refused at the cap, the hand-off queue holds work and no worker runs (or only
+// ones the watchdog found blocked), a reserve thread starts, up to `reserveThreadLimit` at
+// once. It runs handed-off jobs and what they post (its LIFO slot and ring), never the
+// bands' shared queues (whose work, more waiters, is what the cap is for: the test of an
+// exhausted cap still sees new blocks wait), and exits when none is left or other workers
+// run again.
+extension WorkerPool {
+    /// With the lock held, after a regular start found the cap reached: a slot for a
+    /// reserve thread, counted as running (not searching), if blocked workers' posts wait
+    /// in the hand-off queue, every worker counted as running is one the watchdog found
+    /// blocked (`credit`), and the reserve allows one more.
+    ///
+    /// Dekker pairing with `willBlock`: a worker pushes its posts, then takes itself out
+    /// of `running` (seq_cst) and looks for visible work, which brings it here; of the last
+    /// two workers to block, the second sees the first's hand-off and `running` at 0. A
+    /// reserve thread that exits looks at the hand-off queue after leaving `running`
+    /// (`reserveDidExit`). The watchdog's tick comes here too while work is visible.
+    func claimReserveWorkerIfStuck() -> Worker? {
+        guard !handedOff.isEmpty,
+              running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
+              reserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
+              let worker = claimThreadlessSlot() else { return nil }
+        worker.hasThread = true
+        worker.isReserve = true
+        reserveThreads.wrappingAdd(1, ordering: .relaxed)
+        running.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        return worker
+    }
+
+    /// The next job for reserve `worker`: its LIFO slot, its ring, then the hand-off
+    /// queue (the leaves it holds given first: `Worker.leaveLater` covers its own ring's
+    /// jobs only). Nil when it should exit.
+    func reserveJob(for worker: Worker) -> Job? {
+        if let job = worker.takeLIFOJob(pool: self) { return job }
+        if let job = worker.local.pop() { return job }
+        worker.releaseHeldLeaves()
+        // The leave may have emptied the group: its notify is on this ring now.
+        if let job = worker.local.pop() { return job }
+        return handedOff.pop(at: Clock.monotonicNanoseconds(), agingAfter: Self.agingNanoseconds, share: Self.agingShare)
+    }
+
+    /// Reserve `worker` leaves the pool: what it still holds goes to the hand-off queue,
+    /// then it stops counting. Called on its own thread, as its last act.
+    func reserveDidExit(_ worker: Worker) {
+        worker.releaseHeldLeaves()
+        if handOffLocalWork(of: worker, waitingOnPosts: false) { notifyWorkAvailable() }
+        cnv_tls_set_context(nil)
+        lock.lock()
+        worker.hasThread = false
+        worker.isReserve = false
+        reserveThreads.wrappingSubtract(1, ordering: .relaxed)
+        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        lock.unlock()
+        // Dekker pairing with a worker that handed work off and then blocked while this
+        // thread still counted as running (so its look did not start a reserve thread):
+        // this leaves `running` (seq_cst, above), fences, then looks.
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if !handedOff.isEmpty { notifyWorkAvailable() }
+    }
+}
+
+extension Worker {
+    /// A reserve thread's life (`WorkerPool+Reserve.swift`): handed-off jobs and what they
+    /// post, until none is left or other workers run again.
+    func runAsReserve(pool: WorkerPool) {
+        startOnThisThread(name: "conveyor.reserve")
+        isSearching = false
+        while let job = pool.reserveJob(for: self) {
+            // False: `exitPolite` gave the job back and took this thread out of the pool.
+            guard runFound(job, pool: pool) else { return }
+            if pool.hasSurplusWorkers { break }
+        }
+        pool.reserveDidExit(self)
+    }
+}
