@@ -25,11 +25,13 @@
 // seed and program); 3 when one hung (printed with the state of every queue and thread;
 // the run stops there, its blocks are stuck).
 #if CONVEYOR
+import CComposeConveyor
 import Conveyor
 let libraryName = "Conveyor"
 // Tasks run on Conveyor's pool and timers too (on Dispatch, on its default executor).
 guard ConveyorConcurrency.installGlobalExecutor() else { fatalError("Conveyor could not become the global executor") }
 #else
+import CComposeDispatch
 import Dispatch
 import Glibc
 // The same binary runs under Conveyor's drop-in library (Scripts/drop-in.sh), which
@@ -107,6 +109,7 @@ while let flag = arguments.popFirst() {
         print(program)
         for _ in 0..<repeats {
             programs += 1
+            compose_crash_note_set_seed(replay)
             if !report(program, Runner(program: program, livenessSeconds: liveness).run()) { failures.append(replay) }
         }
     } else {
@@ -117,6 +120,7 @@ while let flag = arguments.popFirst() {
             let program = Program(seed: seed)
             if let onlyAPI, program.api != onlyAPI { seed += 1; continue }
             programs += 1
+            compose_crash_note_set_seed(seed)
             if !report(program, Runner(program: program, livenessSeconds: liveness).run()) {
                 failures.append(seed)
                 if failures.count >= 20 { break }
@@ -136,5 +140,7 @@ struct Options: Sendable {
 }
 let options = Options(seconds: seconds, firstSeed: firstSeed, replay: replay, repeats: repeats, liveness: liveness,
                       onlyThreads: onlyThreads, onlyAPI: onlyAPI)
+// A crash prints the seed of the program it hit (the backtrace alone does not say).
+compose_crash_note_install()
 _ = startThread { drive(options) }
 dispatchMain()

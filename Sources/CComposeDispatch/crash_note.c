@@ -1,0 +1,1 @@
+../../Tester/CCompose/crash_note.c
