@@ -65,12 +65,16 @@ import Glibc
         exit(0)
     }
 
-    /// Exits once `finished` was signalled `count` times, or reports a stall
-    /// (`exitStalled`) if that takes longer than a generous deadline.
+    /// Exits once `finished` was signalled `count` times and no reserve thread is left
+    /// (they exit once no handed-off work waits: `WorkerPool+Reserve.swift`), or reports a
+    /// stall (`exitStalled`) if that takes longer than a generous deadline.
     private static func exitWhen(_ count: Int, signal finished: DispatchSemaphore) -> Never {
         let deadline = DispatchTime.now() + 60
         for done in 0..<count where finished.wait(timeout: deadline) == .timedOut {
             exitStalled("\(done) of \(count) finished")
+        }
+        if !waitUntil(seconds: 30, { WorkerPool.shared.reserveThreads.load(ordering: .relaxed) == 0 }) {
+            exitStalled("all \(count) finished, but reserve threads stayed")
         }
         exit(0)
     }
