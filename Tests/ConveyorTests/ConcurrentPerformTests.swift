@@ -132,12 +132,13 @@ import Glibc
             let peak = most.load(ordering: .relaxed)
             let cpus = WorkerPool.shared.cpuCount
             let allOnce = hits.indices(where: { $0 != 1 }).isEmpty
-            let message = "threads before \(before), peak \(peak), cpus \(cpus), finished \(finished), every index once \(allOnce)\n"
-            writeToStandardError(message)
+            let message = "threads before \(before), peak \(peak), cpus \(cpus), finished \(finished), every index once \(allOnce)"
             // The nested 8 x 8 x 8 alone needs no thread beyond one per CPU (plus the
             // watchdog and event threads); 16 blocking callers may add one thread each.
-            if !finished || !allOnce || peak > before + cpus + 2 + 16 + cpus { exit(1) }
+            if !finished || !allOnce || peak > before + cpus + 2 + 16 + cpus { exitReportingFailure(message) }
+            writeToStandardError(message + "\n")
         }
+        expectNoFailureReport(result)
         print("nested concurrentPerform: \(standardError(of: result))")
     }
 
@@ -154,11 +155,13 @@ import Glibc
                 }
             }
             let peak = most.load(ordering: .relaxed)
-            writeToStandardError("threads before \(before), peak \(peak), cpus \(WorkerPool.shared.cpuCount)\n")
+            let message = "threads before \(before), peak \(peak), cpus \(WorkerPool.shared.cpuCount)"
             // Workers: one per CPU, plus the pool's watchdog thread, plus one thread the
             // watchdog may add if a loaded machine delays the helper's start.
-            if peak > before + WorkerPool.shared.cpuCount + 2 { exit(1) }
+            if peak > before + WorkerPool.shared.cpuCount + 2 { exitReportingFailure(message) }
+            writeToStandardError(message + "\n")
         }
+        expectNoFailureReport(result)
         print("nested 8 x 8: \(standardError(of: result))")
     }
 
@@ -212,11 +215,13 @@ import Glibc
                 hits.increment(index)
             }
             let allOnce = hits.indices(where: { $0 != 1 }).isEmpty
-            writeToStandardError("pool threads \(pool.liveThreads.load(ordering: .relaxed)) of \(pool.maxThreads); indices run off the caller: \(elsewhere.current)\n")
+            let message = "pool threads \(pool.liveThreads.load(ordering: .relaxed)) of \(pool.maxThreads); indices run off the caller: \(elsewhere.current)"
             for _ in 0..<pool.maxThreads { gate.signal() }
             let drained = group.wait(timeout: .now() + .seconds(60)) == .success
-            if !allOnce || !drained { exit(1) }
+            if !allOnce || !drained { exitReportingFailure(message + ", every index once \(allOnce), blocked tasks drained \(drained)") }
+            writeToStandardError(message + "\n")
         }
+        expectNoFailureReport(result)
         print("concurrentPerform at the thread cap: \(standardError(of: result))")
     }
 

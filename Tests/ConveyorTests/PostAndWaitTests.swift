@@ -41,28 +41,16 @@ import Glibc
         exitWhen(count, signal: finished)
     }
 
-    /// Fails the test with what a child reported when it stalled (`exitStalled`): how many
-    /// waiters finished, how many threads the pool had. (A stall seen once in CI's
+    /// Ends a child that stalled (`exitReportingFailure`) with `report` and the pool's
+    /// state: how many threads, where the work waits. (A stall seen once in CI's
     /// AddressSanitizer stage, and once in a local run, left no trace of that state.)
-    private func expectNoStall(_ result: ExitTest.Result?) {
-        guard let result else { return }   // the exit status was not the expected one: an issue already
-        let report = standardError(of: result)
-        #expect(!report.contains(Self.stallMark), "the child \(report)")
-    }
-
-    private static let stallMark = "stalled: "
-
-    /// Ends a child that stalled, after writing `report` and the pool's state to standard
-    /// error. With exit status 0: Swift Testing gives back a child's output only when its
-    /// exit status is the expected one, so `expectNoStall` finds the report there.
     private static func exitStalled(_ report: String) -> Never {
         let pool = WorkerPool.shared
-        writeToStandardError(stallMark + report + ", \(pool.liveThreads.load(ordering: .relaxed)) threads"
+        exitReportingFailure("stalled: " + report + ", \(pool.liveThreads.load(ordering: .relaxed)) threads"
             + " and \(pool.reserveThreads.load(ordering: .relaxed)) reserve"
             + " (\(pool.parkedThreads.load(ordering: .relaxed)) parked, running \(pool.running.load(ordering: .relaxed)),"
             + " searching \(pool.searching.load(ordering: .relaxed)), work visible: \(pool.hasVisibleWork(includingLIFO: true)))"
-            + "; where: \(pool.whereWorkWaits)\n")
-        exit(0)
+            + "; where: \(pool.whereWorkWaits)")
     }
 
     /// Exits once `finished` was signalled `count` times and no reserve thread is left
@@ -83,7 +71,7 @@ import Glibc
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Self.allFinish(4 * WorkerPool.shared.maxThreads) { signal in DispatchQueue.global().async { signal() } }
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// The posted block is a serial queue's drain, which goes to the worker's LIFO slot.
@@ -92,7 +80,7 @@ import Glibc
             let serial = DispatchQueue(label: "post-and-wait")
             Self.allFinish(4 * WorkerPool.shared.maxThreads) { signal in serial.async { signal() } }
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// The ways of posting and waiting above, at a cap of 4 threads with many waiters:
@@ -128,7 +116,7 @@ import Glibc
                 while true { pause() }
             }
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// A job on the pool posts the waiters, then waits for them all (as a test body does
@@ -142,7 +130,7 @@ import Glibc
             }
             while true { pause() }
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// A job posts the work that the waiters wait for, then keeps its CPU (a running job
@@ -175,12 +163,12 @@ import Glibc
 
     @Test func waitersOfABusyJobsQueueDrainFinishPastTheThreadCap() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { Self.waitersOfABusyPostersWorkFinish(serialDrain: true) }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     @Test func waitersOfABusyJobsPostFinishPastTheThreadCap() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { Self.waitersOfABusyPostersWorkFinish(serialDrain: false) }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// A job posts a queue's drain (to its LIFO slot) and stays runnable until the drain
@@ -229,7 +217,7 @@ import Glibc
             if waiterDone.wait(timeout: .now() + 60) == .timedOut { Self.exitStalled("the busy job's drain never ran") }
             exit(0)
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// The pool counts as crowded (`isCrowded`: steals ahead of the shared queues) while
@@ -259,7 +247,7 @@ import Glibc
             if pool.liveThreads.load(ordering: .relaxed) <= pool.maxThreads / 2 { exit(5) }
             exit(0)
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 
     /// The waiters come through a concurrent queue of its own, as Swift concurrency's jobs
@@ -269,6 +257,6 @@ import Glibc
             let queue = DispatchQueue(label: "post-and-wait.concurrent", attributes: .concurrent)
             Self.allFinish(4 * WorkerPool.shared.maxThreads, on: queue) { signal in DispatchQueue.global().async { signal() } }
         }
-        expectNoStall(result)
+        expectNoFailureReport(result)
     }
 }

@@ -265,6 +265,25 @@ func standardError(of result: ExitTest.Result?) -> String {
     return String(decoding: result.standardErrorContent, as: UTF8.self)
 }
 
+/// Marks the report of an exit-test child that failed a check (`exitReportingFailure`).
+let childFailureMark = "child failed: "
+
+/// Ends an exit-test child that failed a check, after writing `report` to standard error
+/// behind `childFailureMark`. With exit status 0: Swift Testing gives back a child's output
+/// only when its exit status is the expected one (`.success`), so the parent finds the
+/// report there (`expectNoFailureReport`); a failing status would lose it.
+func exitReportingFailure(_ report: String) -> Never {
+    writeToStandardError(childFailureMark + report + "\n")
+    exit(0)
+}
+
+/// Fails the test with the report of a child that ended with `exitReportingFailure`.
+func expectNoFailureReport(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let result else { return }   // the exit status was not the expected one: an issue already
+    let output = standardError(of: result)
+    #expect(!output.contains(childFailureMark), "\(output)", sourceLocation: sourceLocation)
+}
+
 /// Writes `text` to standard error (for exit-test children to report through).
 func writeToStandardError(_ text: String) {
     var text = text
