@@ -55,6 +55,8 @@ while [ "$(date +%s)" -lt "$end" ]; do
     if [ "$status" -ge 128 ]; then
         crashes=$((crashes + 1))
         echo "libdispatch crashed (status $status) in a slice from seed $slice_seed:"
+        # The tester's crash note names the program it hit (Tester/CCompose/crash_note.c).
+        grep "^conveyor-compose: crashed" "$log" | head -1
         grep -A4 "^Thread .* crashed:" "$log" | head -5
     else
         grep -v "^composition tester on" "$log"
