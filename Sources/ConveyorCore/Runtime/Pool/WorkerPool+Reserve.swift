@@ -72,13 +72,7 @@ extension WorkerPool {
     func reserveDidExit(_ worker: Worker) {
         worker.releaseHeldLeaves()
         if handOffLocalWork(of: worker, waitingOnPosts: false) { notifyWorkAvailable() }
-        cnv_tls_set_context(nil)
-        lock.lock()
-        worker.hasThread = false
-        worker.isReserve = false
-        reserveThreads.wrappingSubtract(1, ordering: .relaxed)
-        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-        lock.unlock()
+        leavePool(worker)
         // Dekker pairing with a worker that handed work off and then blocked while this
         // thread still counted as running (so its look did not start a reserve thread):
         // this leaves `running` (seq_cst, above), fences, then looks.

@@ -116,17 +116,7 @@ extension WorkerPool {
         } else {
             _ = pushInjected(job)
         }
-        // From here on this thread is not `worker`: once the lock is released, a new
-        // thread may take the slot and reset its owner-thread state.
-        cnv_tls_set_context(nil)
-        lock.lock()
-        worker.hasThread = false
-        running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-        if worker.isReserve {
-            worker.isReserve = false
-            reserveThreads.wrappingSubtract(1, ordering: .relaxed)
-        }
-        lock.unlock()
+        leavePool(worker)
         // A thread started here would inherit this thread's nice value: the watchdog, at
         // nice 0, wakes or starts the worker for the jobs handed back.
         watchdog.requestWorker(pool: self)
