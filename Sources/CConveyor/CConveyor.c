@@ -144,6 +144,17 @@ struct cnv_thread_start_context {
     void *arg;
 };
 
+// The Swift runtime's retain (libswiftCore's public ABI): returns its argument.
+extern void *swift_retain(void *object);
+
+void *cnv_retain_opaque(void *object) {
+    return swift_retain(object);
+}
+
+void *cnv_publication_barrier(void *pointer) {
+    return pointer;
+}
+
 static void *cnv_thread_trampoline(void *raw) {
     struct cnv_thread_start_context context = *(struct cnv_thread_start_context *)raw;
     free(raw);

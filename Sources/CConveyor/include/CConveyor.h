@@ -40,6 +40,17 @@ static inline int cnv_atomic_cas_u32(uint32_t *word, uint32_t *expected, uint32_
     return __atomic_compare_exchange_n(word, expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/// Retains a Swift object (returns it) through a call the Swift optimizer cannot see into:
+/// the retain is done before anything after the call, such as the store that publishes
+/// the pointer to a thread that may release it at once (`retainedForPublishing` in Swift).
+void *cnv_retain_opaque(void *object);
+
+/// Returns `pointer`, through a call the Swift optimizer cannot see into: a retain of the
+/// object it points to that the code before asked for cannot move past this call (which,
+/// for all the optimizer knows, might release it). For the pushes that publish a
+/// reference another thread may release at once (`JobList`, `SegmentedJobQueue`).
+void *cnv_publication_barrier(void *pointer);
+
 /// Relaxed atomic access to a pointer-sized slot (ring buffers whose slots a thief may read).
 static inline uintptr_t cnv_atomic_load_slot(uintptr_t *slot) { return __atomic_load_n(slot, __ATOMIC_RELAXED); }
 static inline void cnv_atomic_store_slot(uintptr_t *slot, uintptr_t value) { __atomic_store_n(slot, value, __ATOMIC_RELAXED); }

@@ -64,7 +64,7 @@ final class CContext: @unchecked Sendable {
             return UnsafeRawPointer(bitPattern: word).map { Unmanaged<DispatchQueue>.fromOpaque($0).takeUnretainedValue() }
         }
         set {
-            let word = newValue.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+            let word = newValue.map { UInt(bitPattern: retainedForPublishing($0).toOpaque()) } ?? 0
             let old = finalizerTargetWord.exchange(word, ordering: .acquiringAndReleasing)
             if let raw = UnsafeRawPointer(bitPattern: old) { Unmanaged<DispatchQueue>.fromOpaque(raw).release() }
         }

@@ -107,7 +107,7 @@ extension DispatchSource {
 
     /// Puts the delivery job on `target`, holding the source while it is there.
     func startDelivery(on target: DispatchQueue) {
-        _ = Unmanaged.passRetained(self)
+        _ = retainedForPublishing(self)
         target.enqueue(deliveryJob)
     }
 

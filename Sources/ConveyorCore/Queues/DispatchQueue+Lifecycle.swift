@@ -94,7 +94,7 @@ extension DispatchQueue {
         // activation, or the end of `RetargetJob`'s barrier) publishes.
         rootTargeted.store(target.kind == .root, ordering: .relaxed)
         defaultTargeted.store(isDefault, ordering: .relaxed)
-        let old = targetWord.exchange(UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()), ordering: .acquiringAndReleasing)
+        let old = targetWord.exchange(UInt(bitPattern: retainedForPublishing(target).toOpaque()), ordering: .acquiringAndReleasing)
         return UnsafeRawPointer(bitPattern: old).map { Unmanaged<DispatchQueue>.fromOpaque($0) }
     }
 

@@ -84,7 +84,7 @@ extension DispatchQueue {
             let (done, seen) = state.compareExchange(
                 expected: current, desired: current | QueueState.enqueued, ordering: .sequentiallyConsistent)
             if done {
-                _ = Unmanaged.passRetained(self)   // held while enqueued; dropped by finish
+                _ = retainedForPublishing(self)   // held while enqueued; dropped by finish
                 // With the `enqueued` bit this thread is the list's one consumer, as a
                 // drain job would be. `finish` grants the `sync` waiters at the head (on a
                 // serial queue, the first one gets the drain), gives
@@ -385,7 +385,7 @@ extension DispatchQueue {
                         continue
                     }
                 }
-                if !ownsRetain { _ = Unmanaged.passRetained(self) }
+                if !ownsRetain { _ = retainedForPublishing(self) }
                 scheduleOnTarget()
                 return
             }
@@ -407,7 +407,7 @@ extension DispatchQueue {
     /// the pool waits in `sync` on this queue, no worker is left to run one.
     final func handDrainToSyncWaiter(_ waiter: SyncWaiter, ownsRetain: Bool) {
         let taken = items.pop()
-        if !ownsRetain { _ = Unmanaged.passRetained(self) }
+        if !ownsRetain { _ = retainedForPublishing(self) }
         waiter.grant(.handoff)
         withExtendedLifetime(taken) {}
     }

@@ -94,10 +94,11 @@ class Job: @unchecked Sendable {
         return !waiter.runsByProxy
     }
 
-    /// Hands the job to a list: one retain travels with the pointer.
+    /// Hands the job to a list: one retain travels with the pointer, taken before the
+    /// pointer can be published (`retainedForPublishing`).
     @inline(__always)
     final func retainedPointer() -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(self).toOpaque()
+        retainedForPublishing(self).toOpaque()
     }
 
     /// Takes a job back from a list, with the retain the list held.

@@ -46,7 +46,9 @@ struct JobList: ~Copyable, @unchecked Sendable {
     @inline(__always)
     func push(retained job: Unmanaged<Job>) -> Bool {
         job._withUnsafeGuaranteedRef { $0.next.store(nil, ordering: .relaxed) }
-        let node = job.toOpaque()
+        // The caller's retain for this reference (a copy of a job it held +0) is done
+        // before the job is published (`retainedForPublishing` says why).
+        let node = cnv_publication_barrier(job.toOpaque())!
         // Sequentially consistent, as is `isEmpty`: see "Dekker pairing" at `wakeup`
         // (DispatchQueue, QueueDrain.swift). On x86-64 the same instructions.
         if let previous = tail.exchange(node, ordering: .sequentiallyConsistent) {

@@ -82,7 +82,7 @@ final class HandOffQueue: @unchecked Sendable {
     func pushBatch(at now: UInt64, _ next: () -> Job?) -> Bool {
         lock.withLock {
             let before = entries.count
-            while let job = next() { entries.append(Entry(job: Unmanaged.passRetained(job), pushedAt: now)) }
+            while let job = next() { entries.append(Entry(job: retainedForPublishing(job), pushedAt: now)) }
             guard entries.count > before else { return false }
             entries[before...].reverse()
             return published(wasEmpty: before == oldest)
@@ -99,7 +99,7 @@ final class HandOffQueue: @unchecked Sendable {
         lock.withLock {
             let stamp = entries.count > oldest ? min(now, entries[oldest].pushedAt) : now
             var batch: [Entry] = []
-            while let job = next() { batch.append(Entry(job: Unmanaged.passRetained(job), pushedAt: stamp)) }
+            while let job = next() { batch.append(Entry(job: retainedForPublishing(job), pushedAt: stamp)) }
             guard !batch.isEmpty else { return false }
             let wasEmpty = entries.count == oldest
             // The oldest entry is at `oldest`, the first job of the batch must come right

@@ -99,6 +99,9 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
     /// another one moves the tail over a gap (it has its new segment in hand).
     @inline(__always)
     func push(retained job: Unmanaged<Job>) -> Bool {
+        // The caller's retain for this reference (a copy of a job it held +0) is done
+        // before the job is published (`retainedForPublishing` says why).
+        let node = cnv_publication_barrier(job.toOpaque())!
         var spare: UnsafeMutableRawPointer? = nil
         var backoff = LinkBackoff()
         while true {
@@ -127,7 +130,7 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
                 cnv_atomic_store_slot_release(Self.word(Self.slotsPerSegment, of: segment), UInt(bitPattern: next))
             }
             // Last access to `segment`: the consumer may free it once it read this slot.
-            cnv_atomic_store_slot_release(Self.word(slot, of: segment), UInt(bitPattern: job.toOpaque()))
+            cnv_atomic_store_slot_release(Self.word(slot, of: segment), UInt(bitPattern: node))
             // A segment taken for a last slot that another producer won goes back.
             if let spare { giveBack(spare) }
             return word & Self.emptyMark != 0
