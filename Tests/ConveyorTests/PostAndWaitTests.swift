@@ -171,6 +171,46 @@ import Glibc
         expectNoFailureReport(result)
     }
 
+    /// At the cap, every thread but one waits, and that one stays inside a job that
+    /// posted what they wait for (a queue's drain or a block, in its LIFO slot) and keeps
+    /// its CPU until it ran. The watchdog hands the slot's job off after a tick, but a
+    /// reserve thread started only while no worker ran: it waited until the job returned.
+    /// (The composition tester's `--thread-cap 8` found it: a busy poster whose other
+    /// threads took its crowd's first members; libdispatch runs the earlier post first.)
+    /// Now handed-off work that no thread took for half a tick gets a reserve thread.
+    @Test(arguments: [true, false])
+    func aBusyJobsPostRunsAtTheCapWhileEveryOtherThreadWaits(_ serialDrain: Bool) async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [serialDrain] in
+            let cap = 4
+            WorkerPool.shared.lowerThreadCap(to: cap)
+            let gate = DispatchSemaphore(value: 0)
+            let waiting = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 0..<(cap - 1) {
+                DispatchQueue.global().async {
+                    waiting.signal()
+                    gate.wait()
+                    finished.signal()
+                }
+            }
+            for _ in 0..<(cap - 1) where waiting.wait(timeout: .now() + 60) == .timedOut {
+                Self.exitStalled("the waiters did not all start")
+            }
+            let opened = Atomic<Bool>(false)
+            let openGate: @Sendable () -> Void = {
+                for _ in 0..<(cap - 1) { gate.signal() }
+                opened.store(true, ordering: .releasing)
+            }
+            DispatchQueue.global().async {
+                if serialDrain { DispatchQueue(label: "busy-poster").async(execute: openGate) } else { DispatchQueue.global().async(execute: openGate) }
+                let giveUp = DispatchTime.now() + 120   // past the deadline below: a hang fails
+                while !opened.load(ordering: .acquiring) && DispatchTime.now() < giveUp { sched_yield() }
+            }
+            Self.exitWhen(cap - 1, signal: finished)
+        }
+        expectNoFailureReport(result)
+    }
+
     /// A job posts a queue's drain (to its LIFO slot) and stays runnable until the drain
     /// ran, while a block that waits for that drain too takes the pool's other CPUs'
     /// worker. Nothing woke a worker for the slot (`willBlock`, and the watchdog's tick,

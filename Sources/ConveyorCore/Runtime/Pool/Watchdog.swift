@@ -29,6 +29,9 @@ final class Watchdog: @unchecked Sendable {
     private let word = FutexWord(Watchdog.awake)
     private let started = Atomic<Bool>(false)
     private let workerWanted = Atomic<Bool>(false)
+    /// A ring of the watchdog thread's own, always empty between uses: stealing the ring
+    /// of a worker stuck at the cap goes through it (`WorkerPool.handOffRing`).
+    let scratchRing = LocalRunQueue()
 
     init() {}
 

@@ -72,6 +72,22 @@ extension WorkerPool {
         if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { job.take() }) { notifyWorkAvailable() }
     }
 
+    /// The watchdog's tick, at the cap: the ring jobs of `worker`, still inside the job of
+    /// the previous tick, go to the hand-off queue as one batch in their order, as its
+    /// LIFO slot's job does (`handOffSlot`). `scratch` is the watchdog thread's own empty
+    /// ring, which a steal needs (`LocalRunQueue.steal`); the owner's pops and this
+    /// thread's steals race through the ring's head, which moves only by compare-and-swap.
+    func handOffRing(of worker: Worker, through scratch: LocalRunQueue) {
+        var taken: [Job] = []
+        // Bounded: the owner may push as fast as this steals.
+        while taken.count < Int(LocalRunQueue.capacity), let first = worker.local.steal(into: scratch) {
+            taken.append(first)
+            while let job = scratch.pop() { taken.append(job) }
+        }
+        var next = taken.makeIterator()
+        if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { next.next() }) { notifyWorkAvailable() }
+    }
+
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
     /// counting as runnable, gives its queued jobs to the others, and another worker is
     /// woken or started at once if work is waiting. Returns the worker to pass to `didUnblock`.

@@ -32,6 +32,15 @@ import Synchronization
 // bands' shared queues (whose work, more waiters, is what the cap is for: the test of an
 // exhausted cap still sees new blocks wait), and exits when none is left or other workers
 // run again.
+//
+// Nor does work that a running job posted wait, at the cap, for that job to return: when
+// the threads that are not waiting stay inside long jobs (a job posts a queue's drain,
+// then computes while every other thread waits for that drain), the watchdog's tick hands
+// what such a job's worker holds (LIFO slot and ring) off and starts a reserve thread for
+// it (`startReserveForStalledWork`). On libdispatch the post goes to the tail of a shared
+// first-in-first-out queue, ahead of work queued after it; here it sits in the poster's
+// LIFO slot or ring, where only a worker that is free to search finds it, and at the cap
+// none may be.
 extension WorkerPool {
     /// With the lock held, after a regular start found the cap reached: a slot for a
     /// reserve thread, counted as running (not searching), if blocked workers' posts wait
@@ -43,9 +52,12 @@ extension WorkerPool {
     /// two workers to block, the second sees the first's hand-off and `running` at 0. A
     /// reserve thread that exits looks at the hand-off queue after leaving `running`
     /// (`reserveDidExit`). The watchdog's tick comes here too while work is visible.
-    func claimReserveWorkerIfStuck() -> Worker? {
+    ///
+    /// `forStalledWork`: the watchdog handed off what a worker stuck inside one job held
+    /// (`startReserveForStalledWork`); then whoever runs.
+    func claimReserveWorkerIfStuck(forStalledWork: Bool = false) -> Worker? {
         guard !handedOff.isEmpty,
-              running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
+              forStalledWork || running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
               reserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
               let worker = claimThreadlessSlot() else { return nil }
         worker.hasThread = true
@@ -58,6 +70,10 @@ extension WorkerPool {
     /// The next job for reserve `worker`: its LIFO slot, its ring, then the hand-off
     /// queue (the leaves it holds given first: `Worker.leaveLater` covers its own ring's
     /// jobs only). Nil when it should exit.
+    ///
+    /// Never a steal: the rings of running workers hold waiters as often as posts (a
+    /// version that stole there had all eight reserve threads blocked in waiters, 20,000
+    /// blocks posting to a serial queue at a cap of 4, one run in two).
     func reserveJob(for worker: Worker) -> Job? {
         if let job = worker.takeLIFOJob(pool: self) { return job }
         if let job = worker.local.pop() { return job }
@@ -65,6 +81,17 @@ extension WorkerPool {
         // The leave may have emptied the group: its notify is on this ring now.
         if let job = worker.local.pop() { return job }
         return handedOff.pop(at: Clock.monotonicNanoseconds(), agingAfter: Self.agingNanoseconds, share: Self.agingShare)
+    }
+
+    /// The watchdog's tick, at the cap, handed off the LIFO slot or ring of a worker still
+    /// inside the job of the previous tick (`watchTick`): no regular thread may start for
+    /// it, and the worker may not return for long. Starts a reserve thread for it, if the
+    /// reserve allows one more.
+    func startReserveForStalledWork() {
+        lock.lock()
+        let reserve = liveThreads.load(ordering: .relaxed) >= maxThreads ? claimReserveWorkerIfStuck(forStalledWork: true) : nil
+        lock.unlock()
+        if let reserve { startThread(for: reserve) }
     }
 
     /// Reserve `worker` leaves the pool: what it still holds goes to the hand-off queue,

@@ -45,6 +45,13 @@ extension WorkerPool {
         let count = slotCount.load(ordering: .acquiring)
         while watched.count < count { watched.append(WatchedWorker()) }
         var blockedCount = 0
+        // At the cap no thread may start to steal what a worker stuck inside one job
+        // holds: its ring goes to the hand-off queue too, and a reserve thread starts.
+        let atCap = liveThreads.load(ordering: .relaxed) >= maxThreads
+        var handedOffStuckWork = false
+        // Workers inside the job of the previous tick, not in a Conveyor wait: when every
+        // running worker is one, none will take handed-off work soon.
+        var stuckWorkers = 0
         for index in 0..<count {
             let worker = worker(at: index)
             let progress = worker.progress.load(ordering: .relaxed)
@@ -58,6 +65,7 @@ extension WorkerPool {
                 seen.sleepingTicks = 0
                 continue
             }
+            stuckWorkers += 1
             // The owner is still inside the job it ran at the previous tick (about 10 ms
             // ago), blocked or not: hand its LIFO job (filled at any time since) to the
             // pool, whether or not a parked worker watches the slots. That watcher
@@ -66,7 +74,14 @@ extension WorkerPool {
             // worker blocked, and nothing woke a worker for the slot (`willBlock` and this
             // tick's wake-up look at shared queues only). A long job's fresh post so moves
             // to another core, a cost only.
-            if worker.lifoSlot.load(ordering: .relaxed) != nil { handOffSlot(of: worker) }
+            if worker.lifoSlot.load(ordering: .relaxed) != nil {
+                handOffSlot(of: worker)
+                handedOffStuckWork = true
+            }
+            if atCap && !worker.local.isEmpty {
+                handOffRing(of: worker, through: watchdog.scratchRing)
+                handedOffStuckWork = true
+            }
             let tid = worker.threadID.load(ordering: .relaxed)
             let state = tid == 0 ? UInt8(0) : UInt8(bitPattern: cnv_thread_run_state(tid))
             if state == UInt8(ascii: "R") {
@@ -97,6 +112,13 @@ extension WorkerPool {
         credit.store(min(blockedCount, room), ordering: .relaxed)
         if hasVisibleWork() && running.load(ordering: .sequentiallyConsistent) < target {
             wakeOrStartWorker()
+        }
+        // A reserve thread starts on its own only while no worker runs (or only blocked
+        // ones): past stuck workers that still run, it starts here, for what they held or
+        // for handed-off work that a reserve thread started before did not reach (it took
+        // an older job, which waited in turn) (`WorkerPool+Reserve.swift`).
+        if atCap && (handedOffStuckWork || (!handedOff.isEmpty && running.load(ordering: .sequentiallyConsistent) <= stuckWorkers)) {
+            startReserveForStalledWork()
         }
     }
 
