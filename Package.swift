@@ -121,7 +121,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("BlocksRuntime")]),
         .executableTarget(
             name: "conveyor-compose",
-            dependencies: ["Conveyor", "CComposeConveyor"],
+            // ConveyorCore for its testing hooks (`--thread-cap`).
+            dependencies: ["Conveyor", "ConveyorCore", "CComposeConveyor"],
             path: "Sources/ComposeConveyor",
             swiftSettings: [.define("CONVEYOR")]
         ),

@@ -17,6 +17,8 @@
 #
 #   Scripts/compose.sh [--seconds N | --minutes N] [--first-seed S]
 #
+# Then Conveyor again for a third of the budget at a thread cap of 8 (`--thread-cap`).
+#
 # Fails when Conveyor fails. Dispatch's failures are printed and counted, not fatal: they
 # are libdispatch's own faults (README, "What is different from libdispatch on Linux"),
 # and the point of running Dispatch is to know that the checker judges GCD, not Conveyor.
@@ -70,6 +72,14 @@ echo "libdispatch: $crashes slices crashed"
 echo "== Conveyor"
 "$bin/conveyor-compose" "${budget[@]}" --first-seed "$seed"
 conveyor_status=$?
+# Conveyor only (libdispatch's cap is fixed): the same programs with a pool of at most 8
+# threads, so that ordinary programs reach the cap, its hand-offs and reserve threads, as
+# only crowds of hundreds do at the full cap. A third of the budget.
+low_cap_seconds=$(( total / 3 > 5 ? total / 3 : 5 ))
+echo "== Conveyor at a thread cap of 8, $low_cap_seconds s"
+"$bin/conveyor-compose" --seconds "$low_cap_seconds" --first-seed "$seed" --thread-cap 8
+low_cap_status=$?
+[ "$conveyor_status" -eq 0 ] && conveyor_status=$low_cap_status
 
 if [ "$dispatch_status" -ne 0 ]; then
     echo "note: libdispatch failed some programs or crashed (status $dispatch_status); see above"

@@ -259,7 +259,10 @@ def main():
     # The digester lists `package` declarations too, marked internal (the C API's entry
     # points in Sources/ConveyorCore/CAPI are package-level so that they are exported to C):
     # they are not Conveyor's Swift API.
-    decls = [d for d in dump_api(os.environ.get("FRONT_MODULE_SCRATCH", ".build")) if not d.get("isInternal")]
+    # SPI declarations (`@_spi(ConveyorTesting)`: hooks for Conveyor's own test programs)
+    # are not the users' API: the front module does not re-export them.
+    decls = [d for d in dump_api(os.environ.get("FRONT_MODULE_SCRATCH", ".build"))
+             if not d.get("isInternal") and not d.get("spi_group_names")]
     wanted = {EXPORTS: licence_header() + exports(decls), USES: licence_header() + uses(decls)}
     stale = []
     for path, text in wanted.items():

@@ -17,6 +17,9 @@
 // GCD keeps (Checker.swift). README "Testing" and Scripts/compose.sh say how to run it.
 //
 //   conveyor-compose [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c]
+//                    [--thread-cap N]          (Conveyor's build: a pool of at most N threads,
+//                                               so that programs reach the cap and its
+//                                               reserve threads, as crowds of hundreds do)
 //   conveyor-compose --seed S [--repeat R] [--only-threads 0,2]
 //                                               replays one program R times (with only
 //                                               some of its plain threads, to narrow it)
@@ -27,6 +30,7 @@
 #if CONVEYOR
 import CComposeConveyor
 import Conveyor
+@_spi(ConveyorTesting) import ConveyorCore
 let libraryName = "Conveyor"
 // Tasks run on Conveyor's pool and timers too (on Dispatch, on its default executor).
 guard ConveyorConcurrency.installGlobalExecutor() else { fatalError("Conveyor could not become the global executor") }
@@ -47,7 +51,7 @@ import Glibc
 }
 
 @Sendable func usage(_ message: String) -> Never {
-    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c] | --seed S [--repeat R] [--only-threads I,J]")
+    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c] [--thread-cap N] | --seed S [--repeat R] [--only-threads I,J]")
     exit(2)
 }
 
@@ -63,6 +67,7 @@ var repeats = 20
 var liveness = 10.0
 var onlyThreads: [Int]? = nil
 var onlyAPI: Program.API? = nil
+var threadCap: Int? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let text = arguments.popFirst() else { usage("\(flag) needs a value") }
@@ -77,6 +82,10 @@ while let flag = arguments.popFirst() {
         guard let api = Program.API(rawValue: text) else { usage("--api is swift or c") }
         onlyAPI = api
     case "--only-threads": onlyThreads = text.split(separator: ",").map { value(String($0), for: flag) }
+    case "--thread-cap":
+        let cap: Int = value(text, for: flag)
+        guard cap >= 2 else { usage("--thread-cap needs at least 2 (a busy poster's opener needs a thread beside it)") }
+        threadCap = cap
     default: usage("unknown option \(flag)")
     }
 }
@@ -131,6 +140,17 @@ while let flag = arguments.popFirst() {
     let elapsed = Double(monotonicNanoseconds() - start) / 1e9
     print("\(libraryName): \(programs) programs in \(Int(elapsed)) s, \(failures.count) failed\(failures.isEmpty ? "" : ": seeds \(Set(failures).sorted())")")
     exit(failures.isEmpty ? 0 : 1)
+}
+
+if let threadCap {
+    #if CONVEYOR
+    // Before any program submits work: threads started already would stay.
+    PoolTestingHooks.lowerThreadCap(to: threadCap)
+    print("thread cap lowered to \(PoolTestingHooks.threadCap)")
+    #else
+    // libdispatch has no such setting (its Linux pool's cap is fixed at build time).
+    usage("--thread-cap is for Conveyor's build only")
+    #endif
 }
 
 /// The command line's choices, handed to the driver's thread.

@@ -1,0 +1,29 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Settings of the worker pool for Conveyor's own test programs (the composition tester's
+/// `--thread-cap`), not for users' programs: imported with
+/// `@_spi(ConveyorTesting) import ConveyorCore`.
+@_spi(ConveyorTesting)
+public enum PoolTestingHooks {
+    /// The most threads the pool starts for queued work: max(255, 4 × CPUs) unless lowered.
+    /// Reserve threads, which run only work that blocked threads handed off, come on top.
+    public static var threadCap: Int { WorkerPool.shared.maxThreads }
+
+    /// Lowers the pool's thread cap to `cap` (never below 1, never raised), so that a test
+    /// program reaches it with a few blocked threads instead of hundreds. Call it before
+    /// the program submits work: threads started already stay.
+    public static func lowerThreadCap(to cap: Int) {
+        WorkerPool.shared.lowerThreadCap(to: cap)
+    }
+}
