@@ -73,10 +73,13 @@ extension WorkerPool {
     }
 
     /// The watchdog's tick, at the cap: the ring jobs of `worker`, still inside the job of
-    /// the previous tick, go to the hand-off queue as one batch in their order, as its
-    /// LIFO slot's job does (`handOffSlot`). `scratch` is the watchdog thread's own empty
-    /// ring, which a steal needs (`LocalRunQueue.steal`); the owner's pops and this
-    /// thread's steals race through the ring's head, which moves only by compare-and-swap.
+    /// the previous tick, go to the hand-off queue in their order, behind everything it
+    /// holds (`pushBehind`): unlike the LIFO slot's one job (`handOffSlot`), a ring is as
+    /// likely to hold blocks that will wait (a job that posts thousands of them) as what
+    /// blocked workers wait for, whose posts must come first. `scratch` is the watchdog
+    /// thread's own empty ring, which a steal needs (`LocalRunQueue.steal`); the owner's
+    /// pops and this thread's steals race through the ring's head, which moves only by
+    /// compare-and-swap.
     func handOffRing(of worker: Worker, through scratch: LocalRunQueue) {
         var taken: [Job] = []
         // Bounded: the owner may push as fast as this steals.
@@ -85,7 +88,7 @@ extension WorkerPool {
             while let job = scratch.pop() { taken.append(job) }
         }
         var next = taken.makeIterator()
-        if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), { next.next() }) { notifyWorkAvailable() }
+        if handedOff.pushBehind(at: Clock.monotonicNanoseconds(), { next.next() }) { notifyWorkAvailable() }
     }
 
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops

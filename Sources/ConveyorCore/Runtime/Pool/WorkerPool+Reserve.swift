@@ -69,7 +69,15 @@ extension WorkerPool {
 
     /// The next job for reserve `worker`: its LIFO slot, its ring, then the hand-off
     /// queue (the leaves it holds given first: `Worker.leaveLater` covers its own ring's
-    /// jobs only). Nil when it should exit.
+    /// jobs only), blocked workers' posts before what was pushed behind them. Nil when it
+    /// should exit.
+    ///
+    /// Posts first: a reserve thread that takes a job that waits is lost to the others
+    /// until that job's post runs, and there are few of them. Jobs pushed behind (a
+    /// retiring worker's ring, a stuck worker's ring at the cap: `handOffRing`) are often
+    /// such waiters: the watchdog's ring hand-off, taken in turn with the posts, had all
+    /// eight reserve threads waiting in blocks that a job posting 20,000 of them kept in
+    /// its ring, with their posts queued behind (cap 4, under ThreadSanitizer).
     ///
     /// Never a steal: the rings of running workers hold waiters as often as posts (a
     /// version that stole there had all eight reserve threads blocked in waiters, 20,000
@@ -80,7 +88,11 @@ extension WorkerPool {
         worker.releaseHeldLeaves()
         // The leave may have emptied the group: its notify is on this ring now.
         if let job = worker.local.pop() { return job }
-        return handedOff.pop(at: Clock.monotonicNanoseconds(), agingAfter: Self.agingNanoseconds, share: Self.agingShare)
+        let now = Clock.monotonicNanoseconds()
+        if let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare, postsOnly: true) {
+            return job
+        }
+        return handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare)
     }
 
     /// The watchdog's tick, at the cap, handed off the LIFO slot or ring of a worker still
