@@ -42,7 +42,8 @@ final class LocalRunQueue: @unchecked Sendable {
     var isEmpty: Bool { count == 0 }
 
     /// How many jobs were ever pushed (wrapping): the difference of two readings counts
-    /// the pushes between them. Owner only.
+    /// the pushes between them. The owner's count; another thread reads one that may be
+    /// behind (the watchdog, to see whether a stuck worker still posts).
     var tailPosition: UInt32 { tail.load(ordering: .relaxed) }
 
     /// Owner only. Returns false when the ring is full (the caller puts the job elsewhere).

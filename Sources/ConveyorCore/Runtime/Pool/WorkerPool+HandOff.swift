@@ -73,14 +73,19 @@ extension WorkerPool {
     }
 
     /// The watchdog's tick, at the cap: the ring jobs of `worker`, still inside the job of
-    /// the previous tick, go to the hand-off queue in their order, behind everything it
-    /// holds (`pushBehind`): unlike the LIFO slot's one job (`handOffSlot`), a ring is as
-    /// likely to hold blocks that will wait (a job that posts thousands of them) as what
-    /// blocked workers wait for, whose posts must come first. `scratch` is the watchdog
-    /// thread's own empty ring, which a steal needs (`LocalRunQueue.steal`); the owner's
-    /// pops and this thread's steals race through the ring's head, which moves only by
-    /// compare-and-swap.
-    func handOffRing(of worker: Worker, through scratch: LocalRunQueue) {
+    /// the previous tick, go to the hand-off queue in their order: `ahead` of everything
+    /// it holds, as the LIFO slot's one job does (`handOffSlot`), when the job posted
+    /// nothing since the previous tick, and behind everything (`pushBehind`) while it
+    /// still posts. A job that posted and then computes for long (the tester's busy
+    /// poster) holds what others wait for, posted before them (first in, first out,
+    /// libdispatch runs it first): behind the waiters it stayed there while they took
+    /// every reserve thread (cap 8, under ThreadSanitizer). A job still posting is a
+    /// producer of new work, often blocks that will wait (one posting 20,000 that post and
+    /// wait): ahead, they took every reserve thread while their posts queued behind them.
+    /// `scratch` is the watchdog thread's own empty ring, which a steal needs
+    /// (`LocalRunQueue.steal`); the owner's pops and this thread's steals race through
+    /// the ring's head, which moves only by compare-and-swap.
+    func handOffRing(of worker: Worker, through scratch: LocalRunQueue, ahead: Bool) {
         var taken: [Job] = []
         // Bounded: the owner may push as fast as this steals.
         while taken.count < Int(LocalRunQueue.capacity), let first = worker.local.steal(into: scratch) {
@@ -88,7 +93,9 @@ extension WorkerPool {
             while let job = scratch.pop() { taken.append(job) }
         }
         var next = taken.makeIterator()
-        if handedOff.pushBehind(at: Clock.monotonicNanoseconds(), { next.next() }) { notifyWorkAvailable() }
+        let now = Clock.monotonicNanoseconds()
+        let wasEmpty = ahead ? handedOff.pushBatch(at: now, { next.next() }) : handedOff.pushBehind(at: now, { next.next() })
+        if wasEmpty { notifyWorkAvailable() }
     }
 
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops

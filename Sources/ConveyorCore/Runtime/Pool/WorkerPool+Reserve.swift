@@ -74,8 +74,8 @@ extension WorkerPool {
     ///
     /// Posts first: a reserve thread that takes a job that waits is lost to the others
     /// until that job's post runs, and there are few of them. Jobs pushed behind (a
-    /// retiring worker's ring, a stuck worker's ring at the cap: `handOffRing`) are often
-    /// such waiters: the watchdog's ring hand-off, taken in turn with the posts, had all
+    /// retiring worker's ring, the ring of a stuck worker that still posts:
+    /// `handOffRing`) are often such waiters: taken in turn with the posts, they had all
     /// eight reserve threads waiting in blocks that a job posting 20,000 of them kept in
     /// its ring, with their posts queued behind (cap 4, under ThreadSanitizer).
     ///

@@ -46,9 +46,16 @@ extension WorkerPool {
         }
         guard liveThreads.load(ordering: .relaxed) < maxThreads, let worker = claimThreadlessSlot() else {
             // At the cap: only work that blocked workers handed off may have a thread more.
+            // Without one, the watchdog must be looking: its tick hands off what a worker
+            // stuck inside one job holds and may start a reserve thread for it. Asleep
+            // (no work was visible), nothing else woke it: a job that filled its LIFO slot
+            // at the cap and kept computing, every other thread waiting for that drain,
+            // stalled for good (1 run in 6 of the test for that case). Dekker pairing as
+            // for every poke: the caller published the work and fenced
+            // (`notifyWorkAvailable`); the watchdog stores `sleeping`, fences, then looks.
             let reserve = claimReserveWorkerIfStuck()
             lock.unlock()
-            if let reserve { startThread(for: reserve) }
+            if let reserve { startThread(for: reserve) } else { watchdog.poke() }
             return
         }
         worker.hasThread = true

@@ -24,6 +24,8 @@ struct WatchedWorker {
     var runningTicks = 0
     /// Ticks in a row the kernel showed the thread asleep inside the same job.
     var sleepingTicks = 0
+    /// The worker's ring's push count at the last tick (`LocalRunQueue.tailPosition`).
+    var ringPushes: UInt32 = 0
 }
 
 extension WorkerPool {
@@ -59,6 +61,9 @@ extension WorkerPool {
             defer { watched[index] = seen }
             let sameJob = progress == seen.progress && worker.inJob.load(ordering: .relaxed)
             seen.progress = progress
+            let ringPushes = worker.local.tailPosition
+            let postedSinceLastTick = ringPushes != seen.ringPushes
+            seen.ringPushes = ringPushes
             guard sameJob, !worker.inConveyorWait.load(ordering: .relaxed) else {
                 seen.blocked = false
                 seen.runningTicks = 0
@@ -79,7 +84,7 @@ extension WorkerPool {
                 handedOffStuckWork = true
             }
             if atCap && !worker.local.isEmpty {
-                handOffRing(of: worker, through: watchdog.scratchRing)
+                handOffRing(of: worker, through: watchdog.scratchRing, ahead: !postedSinceLastTick)
                 handedOffStuckWork = true
             }
             let tid = worker.threadID.load(ordering: .relaxed)
