@@ -11,8 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
 @testable import ConveyorCore
 import Synchronization
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,4 +51,101 @@ func waitUntil(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
         usleep(1000)
     }
     return condition()
+}
+
+// MARK: - Timing, threads, and exit-test children
+
+func elapsedNanoseconds(since start: DispatchTime) -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
+}
+
+/// A short CPU pause (tens of nanoseconds) for spin-waits and jitter loops.
+@inline(__always)
+func spinPause() { cnv_cpu_relax() }
+
+/// The child's standard error from an exit test, as text.
+func standardError(of result: ExitTest.Result?) -> String {
+    guard let result else { return "" }
+    return String(decoding: result.standardErrorContent, as: UTF8.self)
+}
+
+/// Marks the report of an exit-test child that failed a check (`exitReportingFailure`).
+let childFailureMark = "child failed: "
+
+/// Ends an exit-test child that failed a check, after writing `report` to standard error
+/// behind `childFailureMark`. With exit status 0: Swift Testing gives back a child's output
+/// only when its exit status is the expected one (`.success`), so the parent finds the
+/// report there (`expectNoFailureReport`); a failing status would lose it.
+func exitReportingFailure(_ report: String) -> Never {
+    writeToStandardError(childFailureMark + report + "\n")
+    exit(0)
+}
+
+/// Fails the test with the report of a child that ended with `exitReportingFailure`.
+func expectNoFailureReport(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let result else { return }   // the exit status was not the expected one: an issue already
+    let output = standardError(of: result)
+    #expect(!output.contains(childFailureMark), "\(output)", sourceLocation: sourceLocation)
+}
+
+/// Writes `text` to standard error (for exit-test children to report through).
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+/// For exit-test children that could hang if the code under test is broken: ends the
+/// child with exit code 9 (and says so) after `seconds`, so the test fails instead of
+/// hanging the run.
+func exitIfStillRunning(after seconds: Int) {
+    _ = TestThread {
+        let end = DispatchTime.now() + .seconds(seconds)
+        while DispatchTime.now() < end { usleep(10_000) }
+        writeToStandardError("child still running after \(seconds) s: giving up\n")
+        _exit(9)
+    }
+}
+
+/// A plain thread (not a pool worker) running `body`; `join()` waits for it.
+final class TestThread: @unchecked Sendable {
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    private var handle = pthread_t()
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let rc = pthread_create(&handle, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+    }
+
+    func join() { pthread_join(handle, nil) }
+}
+
+/// Reads a small text file (from /proc) in full, or nil.
+func readTextFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY)
+    if fd < 0 { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes.append(contentsOf: buffer[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The scheduler state letter of a thread of this process ("R", "S", "D", ...), or "".
+func threadState(_ tid: Int32) -> String {
+    guard tid != 0, let stat = readTextFile("/proc/self/task/\(tid)/stat"),
+          let close = stat.lastIndex(of: ")") else { return "" }
+    let rest = stat[stat.index(after: close)...].drop(while: { $0 == " " })
+    return rest.first.map { String($0) } ?? ""
 }
