@@ -68,11 +68,14 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     ///
     /// A non-empty group keeps itself alive (as libdispatch's does): the `enter()` that
     /// makes it non-empty retains it and the `leave()` that empties it releases it, so
-    /// the work in the group need not retain it for every task.
+    /// the work in the group need not retain it for every task. That retain is taken
+    /// where the optimizer cannot move it past the post of the task that may leave at
+    /// once (`retainedForPublishing`): the leave's release would come first, with only
+    /// the caller's reference left to drop.
     public func enter() {
         let before = cnv_group_enter(state)
         if before == 0 {
-            _ = Unmanaged.passUnretained(self).retain()
+            _ = retainedForPublishing(self)
         } else if before == 1 {
             // 2^32 - 1 tasks in: one more would read as an empty group.
             fatalError("Conveyor: too many nested calls to DispatchGroup.enter()")
