@@ -47,8 +47,9 @@ void *cnv_retain_opaque(void *object);
 
 /// Returns `pointer`, through a call the Swift optimizer cannot see into: a retain of the
 /// object it points to that the code before asked for cannot move past this call (which,
-/// for all the optimizer knows, might release it). For the pushes that publish a
-/// reference another thread may release at once (`JobList`, `SegmentedJobQueue`).
+/// for all the optimizer knows, might release it). For the pushes that take a job
+/// `consuming` and publish it to threads that may release it at once (`JobList.push`,
+/// `WorkerPool.pushInjected`): a caller's copy of a job it held +0 is retained first.
 void *cnv_publication_barrier(void *pointer);
 
 /// Relaxed atomic access to a pointer-sized slot (ring buffers whose slots a thief may read).

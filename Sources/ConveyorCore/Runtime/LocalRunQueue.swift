@@ -57,6 +57,18 @@ final class LocalRunQueue: @unchecked Sendable {
         return true
     }
 
+    /// Owner only, with room in the ring: `push` for a job whose reference the caller
+    /// gives up (one it just took off a list). The reference moves into the ring: no
+    /// retain, which `push`'s must be opaque (`retainedForPublishing`) and so kept a
+    /// retain and a release per job the optimizer cancels here.
+    @inline(__always)
+    func pushOwned(_ job: consuming Job) {
+        let t = tail.load(ordering: .relaxed)
+        assert(t &- head.load(ordering: .acquiring) < Self.capacity, "Conveyor: pushOwned onto a full ring")
+        cnv_atomic_store_slot(slots + Int(t & Self.mask), UInt(bitPattern: Unmanaged.passRetained(consume job).toOpaque()))
+        tail.store(t &+ 1, ordering: .releasing)
+    }
+
     /// Owner only: the oldest job.
     @inline(__always)
     func pop() -> Job? {

@@ -61,7 +61,7 @@ final class InjectionQueue: @unchecked Sendable {
         if first != nil { lastServed.store(Clock.monotonicNanoseconds(), ordering: .relaxed) }
         if first != nil, let ring {
             while moved < batch, Self.hasRoom(ring), let job = list.pop() {
-                _ = ring.push(job)   // cannot fail: the ring is at most half full
+                ring.pushOwned(job)   // the ring is at most half full
                 moved += 1
             }
         }

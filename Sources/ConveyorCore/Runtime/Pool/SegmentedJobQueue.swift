@@ -99,9 +99,7 @@ struct SegmentedJobQueue: ~Copyable, @unchecked Sendable {
     /// another one moves the tail over a gap (it has its new segment in hand).
     @inline(__always)
     func push(retained job: Unmanaged<Job>) -> Bool {
-        // The caller's retain for this reference (a copy of a job it held +0) is done
-        // before the job is published (`retainedForPublishing` says why).
-        let node = cnv_publication_barrier(job.toOpaque())!
+        let node = job.toOpaque()
         var spare: UnsafeMutableRawPointer? = nil
         var backoff = LinkBackoff()
         while true {

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CConveyor
 import Synchronization
 
 // The pool's shared queues, one per priority band: putting jobs on them, and taking
@@ -193,6 +194,9 @@ extension WorkerPool {
     @inline(__always)
     func pushInjected(_ job: consuming Job) -> Bool {
         let band = Int(job.band.rawValue)
+        // A caller that held `job` +0 copied it for this call: that retain is done before
+        // the job is published (as in `JobList.push`, which says why it is here).
+        _ = cnv_publication_barrier(Unmanaged.passUnretained(job).toOpaque())
         let retained = Unmanaged.passRetained(consume job)
         return injectionQueue(band) { $0.push(retained: retained) }
     }
