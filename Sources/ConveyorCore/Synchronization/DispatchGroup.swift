@@ -70,8 +70,10 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     /// makes it non-empty retains it and the `leave()` that empties it releases it, so
     /// the work in the group need not retain it for every task. That retain must be done
     /// before the task that may leave at once is published (else the leave's release
-    /// would drop the caller's reference): every push of a job makes an opaque call
-    /// before its publishing store (`retainedForPublishing`, `cnv_publication_barrier`),
+    /// would drop the caller's reference): every push of a new job (a queue's list, a
+    /// band's queue, a ring or LIFO slot; not `LocalRunQueue.pushOwned`, which moves a
+    /// taken job) makes an opaque call before its publishing store
+    /// (`retainedForPublishing`, `cnv_publication_barrier`),
     /// which the optimizer cannot move this retain past, nor cancel it against a
     /// release after it. Not `retainedForPublishing` itself: the optimizer pairs this
     /// retain with a release in `async(group:)`, which an opaque retain would keep (two
