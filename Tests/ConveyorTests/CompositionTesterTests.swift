@@ -21,9 +21,9 @@ import Testing
 /// of every queue and thread and then killed, not left in the test runner; under
 /// `swift test --sanitize=thread` the child is built with the sanitizer too.
 ///
-/// A bounded budget here (CONVEYOR_COMPOSE_SECONDS, default 20 s); longer soaks with
-/// `swift run -c release conveyor-compose --minutes N`, and side by side with the
-/// toolchain's Dispatch with Scripts/compose.sh.
+/// A bounded budget here (CONVEYOR_COMPOSE_SECONDS, default 20 s, and a third of it at a
+/// thread cap of 8); longer soaks with `swift run -c release conveyor-compose --minutes
+/// N`, and side by side with the toolchain's Dispatch with Scripts/compose.sh.
 @Suite struct CompositionTesterTests {
     @Test func generatedProgramsKeepWhatEveryGCDKeeps() throws {
         let seconds = getenv("CONVEYOR_COMPOSE_SECONDS").flatMap { Int(String(cString: $0)) } ?? 20
@@ -33,5 +33,16 @@ import Testing
                                    arguments: ["--seconds", "\(seconds)", "--liveness", "60"],
                                    timeoutSeconds: seconds + 120)
         #expect(outcome.status == 0, "the composition tester failed (status \(outcome.status)); replay a seed with `conveyor-compose --seed S`:\n\(outcome.stderr)")
+    }
+
+    /// The same at a pool of at most 8 threads (`--thread-cap`), where ordinary programs
+    /// reach the cap, the hand-off queue and the reserve threads; under the sanitizers
+    /// too (the ThreadSanitizer build found a stall there that release builds had not).
+    @Test func generatedProgramsKeepWhatEveryGCDKeepsAtALowThreadCap() throws {
+        let seconds = max(5, (getenv("CONVEYOR_COMPOSE_SECONDS").flatMap { Int(String(cString: $0)) } ?? 20) / 3)
+        let outcome = try runProbe(nil, program: "conveyor-compose",
+                                   arguments: ["--seconds", "\(seconds)", "--liveness", "60", "--thread-cap", "8"],
+                                   timeoutSeconds: seconds + 120)
+        #expect(outcome.status == 0, "the composition tester failed at a thread cap of 8 (status \(outcome.status)); replay a seed with `conveyor-compose --thread-cap 8 --seed S`:\n\(outcome.stderr)")
     }
 }
