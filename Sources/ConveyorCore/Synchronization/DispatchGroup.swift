@@ -68,20 +68,15 @@ public final class DispatchGroup: DispatchObject, @unchecked Sendable {
     ///
     /// A non-empty group keeps itself alive (as libdispatch's does): the `enter()` that
     /// makes it non-empty retains it and the `leave()` that empties it releases it, so
-    /// the work in the group need not retain it for every task. That retain must be done
+    /// the work in the group need not retain it for every task. That retain is done
     /// before the task that may leave at once is published (else the leave's release
-    /// would drop the caller's reference): every push of a new job (a queue's list, a
-    /// band's queue, a ring or LIFO slot; not `LocalRunQueue.pushOwned`, which moves a
-    /// taken job) makes an opaque call before its publishing store
-    /// (`retainedForPublishing`, `cnv_publication_barrier`),
-    /// which the optimizer cannot move this retain past, nor cancel it against a
-    /// release after it. Not `retainedForPublishing` itself: the optimizer pairs this
-    /// retain with a release in `async(group:)`, which an opaque retain would keep (two
-    /// atomic operations more whenever the group empties between tasks: group-fan-out).
+    /// would drop the caller's reference): through `retainedForPublishing`, which the
+    /// optimizer cannot move past the push (the pushes' own opaque calls would stop it
+    /// too; this does not depend on them).
     public func enter() {
         let before = cnv_group_enter(state)
         if before == 0 {
-            _ = Unmanaged.passUnretained(self).retain()
+            _ = retainedForPublishing(self)
         } else if before == 1 {
             // 2^32 - 1 tasks in: one more would read as an empty group.
             fatalError("Conveyor: too many nested calls to DispatchGroup.enter()")
