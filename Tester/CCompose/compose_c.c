@@ -67,6 +67,14 @@ void compose_c_set_specific(void *queue, long value) {
 
 long compose_c_get_specific(void) { return (long)dispatch_get_specific(&specific_key) - 1; }
 
+void compose_c_assert_queue(void *queue, int kind) {
+    switch (kind) {
+    case 0: dispatch_assert_queue((dispatch_queue_t)queue); break;
+    case 1: dispatch_assert_queue_not((dispatch_queue_t)queue); break;
+    default: dispatch_assert_queue_barrier((dispatch_queue_t)queue); break;
+    }
+}
+
 void compose_c_activate(void *queue) { dispatch_activate((dispatch_queue_t)queue); }
 void compose_c_suspend(void *queue) { dispatch_suspend((dispatch_queue_t)queue); }
 void compose_c_resume(void *queue) { dispatch_resume((dispatch_queue_t)queue); }
@@ -106,6 +114,15 @@ void compose_c_group_leave(void *group) { dispatch_group_leave((dispatch_group_t
 void compose_c_group_notify(void *group, void *queue, void *context, compose_function_t work) {
     dispatch_group_notify_f((dispatch_group_t)group, (dispatch_queue_t)queue, context, work);
 }
+
+void *compose_c_semaphore_create(long value) { return dispatch_semaphore_create(value); }
+
+long compose_c_semaphore_wait(void *semaphore, uint64_t timeout_ns) {
+    dispatch_time_t deadline = timeout_ns == UINT64_MAX ? DISPATCH_TIME_FOREVER : dispatch_time(DISPATCH_TIME_NOW, (int64_t)timeout_ns);
+    return dispatch_semaphore_wait((dispatch_semaphore_t)semaphore, deadline);
+}
+
+void compose_c_semaphore_signal(void *semaphore) { dispatch_semaphore_signal((dispatch_semaphore_t)semaphore); }
 
 long compose_c_group_wait(void *group, uint64_t timeout_ns) {
     return dispatch_group_wait((dispatch_group_t)group, dispatch_time(DISPATCH_TIME_NOW, (int64_t)timeout_ns));

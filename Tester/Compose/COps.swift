@@ -134,6 +134,10 @@ extension Runner {
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
         case let .busyPoster(q, members, serial):
             busyPoster(q, members: members, serial: serial, from: submitter)
+        case let .timedWaits(q, kind, members, spread, timeout):
+            timedWaits(q, kind: kind, members: members, spread: spread, timeout: timeout, from: submitter)
+        case let .semaphoreLimit(q, value, members, timed):
+            semaphoreLimit(q, value: value, members: members, timed: timed, from: submitter)
         case let .semaphore(q):
             // The C API's semaphores are the Swift API's underneath in both libraries; a
             // group with one member waited for stands in for them here.

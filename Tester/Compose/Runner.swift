@@ -190,11 +190,12 @@ final class Runner: @unchecked Sendable {
         }
     }
 
-    /// Enters `queue` for the checker and checks the queue-specific value there: the start
-    /// of every block and handler of the program's queues.
+    /// Enters `queue` for the checker and checks the queue-specific value and which queues
+    /// the block is on there: the start of every block and handler of the program's queues.
     func enterBlock(_ queue: Int, barrier: Bool = false, what: String, order: Checker.Order? = nil) {
         checker.enter(queue, barrier: barrier, what: what, order: order)
         checkSpecific(queue, what: what)
+        checkPreconditions(queue, exclusive: barrier || program.queues[queue].serial)
     }
 
     /// `suspend` and `resume` of the program's queue `q`, through the program's API.
@@ -213,7 +214,10 @@ final class Runner: @unchecked Sendable {
         if let window, window.resumed.load(ordering: .sequentiallyConsistent) == 0 {
             checker.fail("\(what) started on q\(queue) while the queue was suspended")
         }
+        let blocks = BlocksOnThisThread.current
+        blocks.push(.init(queue: queue, exclusive: barrier || program.queues[queue].serial))
         body(Submitter(checker))
+        blocks.pop()
         checker.leave(queue, barrier: barrier)
         checker.done()
     }

@@ -24,6 +24,10 @@ import Dispatch
 struct WorkItem {
     /// Submits the item to the program's queue of that index.
     let submit: (Int) -> Void
+    /// Submits the item to the program's queue of that index, that many microseconds
+    /// from now (C: a block submits it then; the shim has no `dispatch_after` of a block
+    /// object).
+    let submitAfter: (Int, Int) -> Void
     let cancel: () -> Void
     let isCancelled: () -> Bool
     /// Runs the block on the program's queue of that index once the item ended.
@@ -44,6 +48,11 @@ extension Runner {
             let block = compose_c_block_create(barrier ? 1 : 0, context(body), runContext)!
             return WorkItem(
                 submit: { [self] q in compose_c_block_async(cQueues[q], block) },
+                submitAfter: { [self] q, microseconds in
+                    // A C handle is an address, safe to pass between threads.
+                    nonisolated(unsafe) let handle = block
+                    submitAfter(q, microseconds: microseconds) { [self] in compose_c_block_async(cQueues[q], handle) }
+                },
                 cancel: { compose_c_block_cancel(block) },
                 isCancelled: { compose_c_block_testcancel(block) != 0 },
                 notify: { [self] q, work in compose_c_block_notify(block, cQueues[q], context(work), runContext) },
@@ -53,6 +62,7 @@ extension Runner {
         let item = DispatchWorkItem(flags: barrier ? .barrier : [], block: body)
         return WorkItem(
             submit: { [self] q in queues[q].async(execute: item) },
+            submitAfter: { [self] q, microseconds in queues[q].asyncAfter(deadline: .now() + .microseconds(microseconds), execute: item) },
             cancel: { item.cancel() },
             isCancelled: { item.isCancelled },
             notify: { [self] q, work in item.notify(queue: queues[q], execute: work) },

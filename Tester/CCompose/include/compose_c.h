@@ -42,6 +42,9 @@ void compose_c_set_width(void *queue, long width);
 void compose_c_set_specific(void *queue, long value);
 /// `dispatch_get_specific` of the shim's key: the value set, or -1 when none is seen.
 long compose_c_get_specific(void);
+/// `dispatch_assert_queue` (`kind` 0), `dispatch_assert_queue_not` (1) or
+/// `dispatch_assert_queue_barrier` (2) of `queue`: each traps when it does not hold.
+void compose_c_assert_queue(void *queue, int kind);
 void compose_c_activate(void *queue);
 void compose_c_suspend(void *queue);
 void compose_c_resume(void *queue);
@@ -54,6 +57,12 @@ void compose_c_async(void *queue, int barrier, void *context, compose_function_t
 void compose_c_sync(void *queue, int barrier, void *context, compose_function_t work);
 /// `dispatch_after_f` `delay_ns` from now, on the wall clock (`dispatch_walltime`) when `wall`.
 void compose_c_after(void *queue, uint64_t delay_ns, int wall, void *context, compose_function_t work);
+
+void *compose_c_semaphore_create(long value);
+/// `dispatch_semaphore_wait` for at most `timeout_ns` (`UINT64_MAX`: for ever): 0 when it
+/// got the semaphore.
+long compose_c_semaphore_wait(void *semaphore, uint64_t timeout_ns);
+void compose_c_semaphore_signal(void *semaphore);
 
 void *compose_c_group_create(void);
 void compose_c_group_async(void *group, void *queue, void *context, compose_function_t work);
