@@ -46,12 +46,14 @@ import Testing
         #expect(Self.message(result).contains("over-resume of a dispatch source (user-data or)"))
     }
 
-    @Test func mergingTheWrongKindOfDataTraps() async {
+    /// libdispatch's `dispatch_source_merge_data` traps on a source that is not a user-data
+    /// source ("Invalid source type"); so does Conveyor.
+    @Test func mergingIntoATimerSourceTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let source = DispatchSource.makeUserDataOrSource() as! DispatchSource
+            let source = DispatchSource.makeTimerSource() as! DispatchSource
             source.add(data: 1)
         }
-        #expect(Self.message(result).contains("add(data:) on a user-data or dispatch source"))
+        #expect(Self.message(result).contains("add(data:) on a timer dispatch source"))
     }
 
     @Test func schedulingANonTimerTraps() async {

@@ -82,6 +82,35 @@ import Testing
         source.cancel()
     }
 
+    /// Every user-data source merges by its own rule whichever merge call is made, as
+    /// libdispatch's (each of its three calls is `dispatch_source_merge_data`): `add(data:)`
+    /// on an or source ORs, `or(data:)` on a replace source replaces, `replace(data:)` on
+    /// an add source adds. Conveyor trapped there once; libdispatch does not.
+    @Test func eachMergeCallUsesTheSourcesOwnRule() {
+        func merged(_ source: DispatchSource, _ merges: (DispatchSource) -> Void) -> [UInt] {
+            let log = TestLog<UInt>()
+            let fired = DispatchSemaphore(value: 0)
+            source.setEventHandler {
+                log.append(source.data)
+                fired.signal()
+            }
+            source.activate()
+            source.suspend()
+            merges(source)
+            source.resume()
+            #expect(fired.wait(timeout: deadline()) == .success)
+            source.cancel()
+            return log.values
+        }
+        let queue = DispatchQueue(label: "merge rules")
+        let or = DispatchSource.makeUserDataOrSource(queue: queue) as! DispatchSource
+        #expect(merged(or) { $0.add(data: 0b0110); $0.add(data: 0b0011) } == [0b0111])
+        let replace = DispatchSource.makeUserDataReplaceSource(queue: queue) as! DispatchSource
+        #expect(merged(replace) { $0.or(data: 0b0110); $0.or(data: 0b0001) } == [0b0001])
+        let add = DispatchSource.makeUserDataAddSource(queue: queue) as! DispatchSource
+        #expect(merged(add) { $0.replace(data: 5); $0.replace(data: 6) } == [11])
+    }
+
     @Test func replaceKeepsTheLatestAndZeroDropsThePendingValue() {
         let queue = DispatchQueue(label: "replace")
         let source = DispatchSource.makeUserDataReplaceSource(queue: queue)

@@ -49,13 +49,17 @@ extension DispatchSource {
         if let target { startDelivery(on: target) }
     }
 
-    /// `add(data:)`, `or(data:)`, `replace(data:)`: checks the source is of that kind.
+    /// `add(data:)`, `or(data:)`, `replace(data:)` (`rule` names the call): merged by the
+    /// source's own rule, whichever of the three is called, as libdispatch's
+    /// `dispatch_source_merge_data` does under all three (`add(data:)` on an or source
+    /// ORs). A source that is not a user-data source traps, as it does there ("Invalid
+    /// source type").
     func mergeUserData(_ value: UInt, as rule: SourceMerge) {
-        guard rule == mergeRule, kind == .userDataAdd || kind == .userDataOr || kind == .userDataReplace else {
+        guard kind == .userDataAdd || kind == .userDataOr || kind == .userDataReplace else {
             let call = rule == .add ? "add(data:)" : rule == .or ? "or(data:)" : "replace(data:)"
-            fatalError("Conveyor: \(call) on a \(kind.rawValue) dispatch source; it needs a source made by the matching makeUserData…Source")
+            fatalError("Conveyor: \(call) on a \(kind.rawValue) dispatch source; it needs a source made by makeUserDataAddSource, makeUserDataOrSource or makeUserDataReplaceSource")
         }
-        if value == 0 && rule != .replace { return }
+        if value == 0 && mergeRule != .replace { return }
         merge(value)
     }
 
