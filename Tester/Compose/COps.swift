@@ -138,6 +138,8 @@ extension Runner {
             timedWaits(q, kind: kind, members: members, spread: spread, timeout: timeout, from: submitter)
         case let .semaphoreLimit(q, value, members, timed):
             semaphoreLimit(q, value: value, members: members, timed: timed, from: submitter)
+        case .dataMerges:
+            preconditionFailure("the generator makes no \(op) for the C API")
         case let .semaphore(q):
             // The C API's semaphores are the Swift API's underneath in both libraries; a
             // group with one member waited for stands in for them here.

@@ -149,6 +149,10 @@ struct Program: Sendable {
         /// A semaphore of `value` guarding `members` blocks of `queue` that wait for it
         /// (plain threads; TimedWaits.swift).
         case semaphoreLimit(queue: Int, value: Int, members: Int, timed: Bool)
+        /// A user-data source on `queue` fed `merges` values by the plain thread or by
+        /// blocks of `from`, its event handler replaced after `replaceHandlerAfter` merges
+        /// (Swift API, plain threads; DataMerges.swift).
+        case dataMerges(queue: Int, kind: DataKind, merges: Int, from: Int?, replaceHandlerAfter: Int?)
     }
 
     let seed: UInt64
@@ -344,6 +348,7 @@ extension Program {
         var classes = SeededRandom(seed: seed ^ 0x514F_5343_4C53)
         threads = threads.map { Program.givingQoS($0, &classes) }
         threads = Program.addingWaits(to: threads, seed: seed, queues: queues)
+        threads = Program.addingDataMerges(to: threads, seed: seed, queues: queues, api: api)
         self.queues = queues
         self.threads = threads
     }

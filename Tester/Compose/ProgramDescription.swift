@@ -96,6 +96,9 @@ extension Program: CustomStringConvertible {
         case let .semaphoreLimit(queue, value, members, timed):
             lines.append(indent + "semaphore(\(value)): group: \(members) x async(q\(queue)) { every other posts async(q\(queue)); "
                          + "\(timed ? "timed waits" : "wait"), hold, signal }, wait")
+        case let .dataMerges(queue, kind, merges, from, replaceAfter):
+            lines.append(indent + "\(kind) data source(q\(queue)), \(merges) merges" + (from.map { " from blocks of q\($0)" } ?? "")
+                         + (replaceAfter.map { ", event handler replaced after \($0)" } ?? "") + ", wait for all, cancel")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

@@ -145,6 +145,8 @@ extension Runner {
             timedWaits(q, kind: kind, members: members, spread: spread, timeout: timeout, from: submitter)
         case let .semaphoreLimit(q, value, members, timed):
             semaphoreLimit(q, value: value, members: members, timed: timed, from: submitter)
+        case let .dataMerges(q, kind, merges, from, replaceAfter):
+            dataMerges(q, kind: kind, merges: merges, from: from, replaceHandlerAfter: replaceAfter, from: submitter)
         case let .semaphore(q):
             let semaphore = DispatchSemaphore(value: 0)
             let order = submitter.order(q, in: program)
