@@ -127,12 +127,22 @@ let package = Package(
             swiftSettings: [.define("CONVEYOR")]
         ),
         .executableTarget(name: "conveyor-compose-dispatch", dependencies: ["CComposeDispatch"], path: "Sources/ComposeDispatch"),
+        // The semantics probe (Tester/Semantics): deterministic questions about the API,
+        // compiled twice the same way; SemanticsDifferentialTests compares the answers.
+        .executableTarget(
+            name: "conveyor-semantics",
+            dependencies: ["Conveyor"],
+            path: "Sources/SemanticsConveyor",
+            swiftSettings: [.define("CONVEYOR")]
+        ),
+        .executableTarget(name: "conveyor-semantics-dispatch", path: "Sources/SemanticsDispatch"),
         // Files that import Foundation and XCTest beside Conveyor, as users' files do.
         .testTarget(name: "ConveyorDropInTests", dependencies: ["Conveyor", "ConveyorDispatchInterop"]),
         .testTarget(name: "ConveyorTests", dependencies: [
             "Conveyor", "ConveyorCore", "ConveyorListings",
             "conveyor-main-queue-probe", "conveyor-async-main-probe", "conveyor-runloop-probe",
             "conveyor-global-executor-probe", "conveyor-compose",
+            "conveyor-semantics", "conveyor-semantics-dispatch",
         ]),
 
         // MARK: Benchmark (see Benchmarks/README.md): `swift run -c release conveyor-bench`

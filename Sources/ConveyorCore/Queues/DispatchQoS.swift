@@ -60,11 +60,17 @@ public struct DispatchQoS: Equatable, Sendable {
         }
     }
 
-    /// A service level of a class with a relative priority (clamped to -15...0).
+    /// A service level of a class with a relative priority, kept as given (as Dispatch's
+    /// own struct does). Only -15...0 is valid: a queue made with a relative priority
+    /// outside it gets no QoS of its own (`qos` reads `.unspecified`), as libdispatch's
+    /// attribute call refuses it there.
     public init(qosClass: QoSClass, relativePriority: Int) {
         self.qosClass = qosClass
-        self.relativePriority = min(0, max(-15, relativePriority))
+        self.relativePriority = relativePriority
     }
+
+    /// Whether the relative priority is in libdispatch's range, -15...0.
+    var hasValidRelativePriority: Bool { (-15...0).contains(relativePriority) }
 }
 
 /// The pool's priority bands, most important first; a worker always takes work from the

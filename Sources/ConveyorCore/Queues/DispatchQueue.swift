@@ -150,6 +150,10 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     ) {
         self.label = label
         kind = attributes.contains(.concurrent) ? .concurrent : .serial
+        // libdispatch's attribute call refuses a relative priority outside -15...0, and the
+        // queue is made without a QoS (probe against the toolchain's Dispatch: `qos` reads
+        // unspecified, relative priority 0).
+        let qos = qos.hasValidRelativePriority ? qos : .unspecified
         requestedQoSClass = qos.qosClass
         requestedRelativePriority = qos.relativePriority
         let resolvedTarget = target ?? DispatchQueue.root(for: qos.qosClass.band)

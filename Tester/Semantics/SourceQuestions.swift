@@ -1,0 +1,140 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if CONVEYOR
+import Conveyor
+#else
+import Dispatch
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Dispatch sources: handles, masks, data, and which handlers run around cancellation.
+enum SourceQuestions {
+    /// What the handlers of one source did, in order.
+    final class Log: @unchecked Sendable {
+        private var entries: [String] = []
+        private var lock = pthread_mutex_t()
+        let changed = DispatchSemaphore(value: 0)
+        init() { pthread_mutex_init(&lock, nil) }
+        func append(_ entry: String) {
+            pthread_mutex_lock(&lock); entries.append(entry); pthread_mutex_unlock(&lock)
+            changed.signal()
+        }
+        var values: [String] { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return entries }
+        /// Waits for `count` entries (5 s at most) and returns them.
+        func await(_ count: Int) -> [String] {
+            for _ in 0..<count { _ = changed.wait(timeout: .now() + 5) }
+            return values
+        }
+    }
+
+    /// Activates `source`; its first event logs `name` and its data, runs `then` and
+    /// cancels it. The log of that event and the cancel handler.
+    static func firstEvent(of source: any DispatchSourceProtocol, named name: String, then: @escaping () -> Void = {},
+                           data describe: @escaping @Sendable (UInt) -> String = { "\($0)" }) -> [String] {
+        // The toolchain's source types are not Sendable (Conveyor's are); the handlers run
+        // one at a time.
+        final class Box: @unchecked Sendable {
+            let source: any DispatchSourceProtocol
+            let then: () -> Void
+            init(_ source: any DispatchSourceProtocol, _ then: @escaping () -> Void) { self.source = source; self.then = then }
+        }
+        let log = Log()
+        let box = Box(source, then)
+        source.setEventHandler {
+            log.append("\(name) \(describe(box.source.data))")
+            box.then()
+            box.source.cancel()
+        }
+        source.setCancelHandler { log.append("cancel") }
+        source.activate()
+        return log.await(2)
+    }
+
+    static func ask() {
+        let queue = DispatchQueue(label: "sources")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        answer("timer handle, mask, data", "\(timer.handle) \(timer.mask) \(timer.data)")
+        answer("timer isCancelled", timer.isCancelled)
+        let timerLog = Log()
+        timer.setEventHandler { timerLog.append("fire \(timer.data)") }
+        timer.setCancelHandler { timerLog.append("cancel") }
+        timer.schedule(deadline: .now(), repeating: .never)
+        timer.activate()
+        answer("one-shot timer", timerLog.await(1))
+        answer("one-shot timer fires again", timerLog.changed.wait(timeout: .now() + .milliseconds(30)))
+        timer.cancel()
+        answer("one-shot timer cancelled", timerLog.await(1))
+        answer("timer isCancelled after cancel", timer.isCancelled)
+
+        let early = DispatchSource.makeUserDataAddSource(queue: queue)
+        let earlyLog = Log()
+        early.setRegistrationHandler { earlyLog.append("registration") }
+        early.setEventHandler { earlyLog.append("event") }
+        early.setCancelHandler { earlyLog.append("cancel") }
+        early.cancel()
+        early.activate()
+        answer("cancelled before activation", earlyLog.await(1))
+
+        let registered = DispatchSource.makeUserDataAddSource(queue: queue)
+        let registeredLog = Log()
+        registered.setRegistrationHandler { registeredLog.append("registration") }
+        registered.setEventHandler { registeredLog.append("event \(registered.data)") }
+        registered.setCancelHandler { registeredLog.append("cancel") }
+        registered.add(data: 4)
+        registered.activate()
+        answer("registration, data merged before activation", registeredLog.await(2))
+        registered.cancel()
+        answer("then cancelled", registeredLog.await(1))
+        registered.add(data: 1)
+        answer("merge after cancel", registeredLog.changed.wait(timeout: .now() + .milliseconds(20)))
+        answer("data outside a handler after cancel", registered.data)
+
+        let suspended = DispatchSource.makeUserDataOrSource(queue: queue)
+        let suspendedLog = Log()
+        suspended.setEventHandler { suspendedLog.append("event \(suspended.data)") }
+        suspended.activate()
+        suspended.suspend()
+        suspended.or(data: 1)
+        suspended.or(data: 4)
+        answer("suspended source ran its handler", suspendedLog.changed.wait(timeout: .now() + .milliseconds(20)))
+        suspended.resume()
+        answer("resumed source", suspendedLog.await(1))
+        suspended.cancel()
+
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { answer("pipe", "failed"); return }
+        _ = [UInt8](repeating: 1, count: 5).withUnsafeBytes { Glibc.write(descriptors[1], $0.baseAddress, 5) }
+        let read = DispatchSource.makeReadSource(fileDescriptor: descriptors[0], queue: queue)
+        answer("read source handle is the descriptor", read.handle == UInt(descriptors[0]))
+        answer("read source mask", read.mask)
+        let readEnd = descriptors[0]
+        answer("read source on 5 bytes", firstEvent(of: read, named: "readable") {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            _ = Glibc.read(readEnd, &buffer, 64)
+        })
+        let write = DispatchSource.makeWriteSource(fileDescriptor: descriptors[1], queue: queue)
+        // The space left in the pipe: its size depends on the machine.
+        answer("write source on an empty pipe", firstEvent(of: write, named: "writable", data: { $0 > 1 ? "more than 1" : "\($0)" }))
+        close(descriptors[0])
+        close(descriptors[1])
+
+        guard pipe(&descriptors) == 0 else { answer("pipe", "failed"); return }
+        close(descriptors[1])
+        let hangUp = DispatchSource.makeReadSource(fileDescriptor: descriptors[0], queue: queue)
+        answer("read source on a closed pipe", firstEvent(of: hangUp, named: "readable"))
+        close(descriptors[0])
+    }
+}
