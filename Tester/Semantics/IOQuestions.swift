@@ -66,7 +66,7 @@ enum IOQuestions {
         }
         _ = read.wait(timeout: .now() + 5)
         DispatchIO.read(fromFileDescriptor: -1, maxLength: 100, runningHandlerOn: queue) { data, error in
-            answer("read(fromFileDescriptor: -1)", "\(data.count) bytes, error \(error)")
+            answer("read(fromFileDescriptor:) of descriptor -1", "\(data.count) bytes, error \(error)")
             read.signal()
         }
         _ = read.wait(timeout: .now() + 5)
@@ -95,7 +95,7 @@ enum IOQuestions {
         stream.setLimit(highWater: 4_096)
         let calls = Calls()
         stream.read(offset: 0, length: 10_000, queue: queue) { done, data, error in calls.record(done, data?.count ?? -1, error) }
-        answer("stream read with high water 4096: calls", calls.await())
+        answer("stream read with high water 4096, its calls", calls.await())
         let atEnd = Calls()
         stream.read(offset: 0, length: 10, queue: queue) { done, data, error in atEnd.record(done, data?.count ?? -1, error) }
         answer("stream read at the end", atEnd.await())

@@ -119,12 +119,3 @@ enum QueueQuestions {
         }())
     }
 }
-
-/// A count that blocks on several threads add to.
-final class Counter: @unchecked Sendable {
-    private var total = 0
-    private var lock = pthread_mutex_t()
-    init() { pthread_mutex_init(&lock, nil) }
-    func add(_ amount: Int = 1) { pthread_mutex_lock(&lock); total += amount; pthread_mutex_unlock(&lock) }
-    var value: Int { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return total }
-}

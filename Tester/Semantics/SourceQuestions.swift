@@ -22,24 +22,6 @@ import Glibc
 
 /// Dispatch sources: handles, masks, data, and which handlers run around cancellation.
 enum SourceQuestions {
-    /// What the handlers of one source did, in order.
-    final class Log: @unchecked Sendable {
-        private var entries: [String] = []
-        private var lock = pthread_mutex_t()
-        let changed = DispatchSemaphore(value: 0)
-        init() { pthread_mutex_init(&lock, nil) }
-        func append(_ entry: String) {
-            pthread_mutex_lock(&lock); entries.append(entry); pthread_mutex_unlock(&lock)
-            changed.signal()
-        }
-        var values: [String] { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return entries }
-        /// Waits for `count` entries (5 s at most) and returns them.
-        func await(_ count: Int) -> [String] {
-            for _ in 0..<count { _ = changed.wait(timeout: .now() + 5) }
-            return values
-        }
-    }
-
     /// Activates `source`; its first event logs `name` and its data, runs `then` and
     /// cancels it. The log of that event and the cancel handler.
     static func firstEvent(of source: any DispatchSourceProtocol, named name: String, then: @escaping () -> Void = {},
@@ -51,7 +33,7 @@ enum SourceQuestions {
             let then: () -> Void
             init(_ source: any DispatchSourceProtocol, _ then: @escaping () -> Void) { self.source = source; self.then = then }
         }
-        let log = Log()
+        let log = EventLog()
         let box = Box(source, then)
         source.setEventHandler {
             log.append("\(name) \(describe(box.source.data))")
@@ -68,7 +50,7 @@ enum SourceQuestions {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         answer("timer handle, mask, data", "\(timer.handle) \(timer.mask) \(timer.data)")
         answer("timer isCancelled", timer.isCancelled)
-        let timerLog = Log()
+        let timerLog = EventLog()
         timer.setEventHandler { timerLog.append("fire \(timer.data)") }
         timer.setCancelHandler { timerLog.append("cancel") }
         timer.schedule(deadline: .now(), repeating: .never)
@@ -80,7 +62,7 @@ enum SourceQuestions {
         answer("timer isCancelled after cancel", timer.isCancelled)
 
         let early = DispatchSource.makeUserDataAddSource(queue: queue)
-        let earlyLog = Log()
+        let earlyLog = EventLog()
         early.setRegistrationHandler { earlyLog.append("registration") }
         early.setEventHandler { earlyLog.append("event") }
         early.setCancelHandler { earlyLog.append("cancel") }
@@ -89,7 +71,7 @@ enum SourceQuestions {
         answer("cancelled before activation", earlyLog.await(1))
 
         let registered = DispatchSource.makeUserDataAddSource(queue: queue)
-        let registeredLog = Log()
+        let registeredLog = EventLog()
         registered.setRegistrationHandler { registeredLog.append("registration") }
         registered.setEventHandler { registeredLog.append("event \(registered.data)") }
         registered.setCancelHandler { registeredLog.append("cancel") }
@@ -103,7 +85,7 @@ enum SourceQuestions {
         answer("data outside a handler after cancel", registered.data)
 
         let suspended = DispatchSource.makeUserDataOrSource(queue: queue)
-        let suspendedLog = Log()
+        let suspendedLog = EventLog()
         suspended.setEventHandler { suspendedLog.append("event \(suspended.data)") }
         suspended.activate()
         suspended.suspend()
@@ -113,6 +95,60 @@ enum SourceQuestions {
         suspended.resume()
         answer("resumed source", suspendedLog.await(1))
         suspended.cancel()
+
+        let twice = DispatchSource.makeUserDataAddSource(queue: queue)
+        let twiceLog = EventLog()
+        twice.setEventHandler { twiceLog.append("event \(twice.data)") }
+        twice.activate()
+        twice.suspend()
+        twice.suspend()
+        twice.add(data: 2)
+        twice.resume()
+        answer("suspended twice, resumed once, ran its handler", twiceLog.changed.wait(timeout: .now() + .milliseconds(20)))
+        twice.resume()
+        answer("resumed twice", twiceLog.await(1))
+        twice.cancel()
+
+        let late = DispatchSource.makeUserDataAddSource(queue: queue)
+        let lateLog = EventLog()
+        late.activate()
+        queue.sync {}
+        late.setRegistrationHandler { lateLog.append("registration set after activation") }
+        answer("registration handler set after activation", lateLog.changed.wait(timeout: .now() + .milliseconds(50)) == .success
+            ? lateLog.values : ["not run"])
+        late.cancel()
+
+        let unhandled = DispatchSource.makeUserDataAddSource(queue: queue)
+        let unhandledLog = EventLog()
+        unhandled.activate()
+        unhandled.add(data: 3)
+        queue.sync {}
+        queue.sync {}
+        unhandled.setEventHandler { unhandledLog.append("event \(unhandled.data)") }
+        queue.sync {}
+        unhandled.add(data: 4)
+        answer("data merged with no handler, then a handler set", unhandledLog.await(1))
+        unhandled.cancel()
+
+        let missed = DispatchSource.makeTimerSource(queue: queue)
+        let missedLog = EventLog()
+        missed.setEventHandler { missedLog.append(missed.data > 1 ? "fires counted: more than 1" : "fires counted: \(missed.data)") }
+        missed.schedule(deadline: .now(), repeating: .milliseconds(1), leeway: .nanoseconds(0))
+        missed.activate()
+        _ = missedLog.await(1)
+        missed.suspend()
+        usleep(30_000)
+        missed.resume()
+        answer("a 1 ms timer suspended for 30 ms, first event after", missedLog.await(1).dropFirst().first ?? "none")
+        missed.cancel()
+
+        let never = DispatchSource.makeTimerSource(queue: queue)
+        let neverLog = EventLog()
+        never.setEventHandler { neverLog.append("fired") }
+        never.schedule(deadline: .distantFuture)
+        never.activate()
+        answer("timer at distantFuture fired", neverLog.changed.wait(timeout: .now() + .milliseconds(20)))
+        never.cancel()
 
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else { answer("pipe", "failed"); return }
@@ -130,11 +166,8 @@ enum SourceQuestions {
         answer("write source on an empty pipe", firstEvent(of: write, named: "writable", data: { $0 > 1 ? "more than 1" : "\($0)" }))
         close(descriptors[0])
         close(descriptors[1])
-
-        guard pipe(&descriptors) == 0 else { answer("pipe", "failed"); return }
-        close(descriptors[1])
-        let hangUp = DispatchSource.makeReadSource(fileDescriptor: descriptors[0], queue: queue)
-        answer("read source on a closed pipe", firstEvent(of: hangUp, named: "readable"))
-        close(descriptors[0])
+        // Not asked: a read source on a pipe whose writer has closed (both answer "readable
+        // 0"), which crashes libdispatch's event loop (`_dispatch_event_loop_drain`) about
+        // one run in fifteen, as the composition tester sees too.
     }
 }

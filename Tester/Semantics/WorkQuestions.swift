@@ -83,10 +83,10 @@ enum WorkQuestions {
         let inGroup = DispatchGroup()
         let item = DispatchWorkItem {}
         queue.async(group: inGroup, execute: item)
-        answer("item in a group: group wait", inGroup.wait(timeout: .now() + 5))
+        answer("group wait for an item in it", inGroup.wait(timeout: .now() + 5))
         let cancelledInGroup = DispatchWorkItem {}
         cancelledInGroup.cancel()
         queue.async(group: inGroup, execute: cancelledInGroup)
-        answer("cancelled item in a group: group wait", inGroup.wait(timeout: .now() + 5))
+        answer("group wait for a cancelled item in it", inGroup.wait(timeout: .now() + 5))
     }
 }

@@ -23,6 +23,7 @@ import Glibc
 
 /// Prints one answer.
 func answer(_ name: String, _ value: @autoclosure () -> Any) {
+    precondition(!name.contains(": "), "a question's name may not hold \": \" (it ends the name): \(name)")
     standardError("\(name): \(value())\n")
 }
 
@@ -35,6 +36,7 @@ func standardError(_ text: String) {
 TimeQuestions.ask()
 QueueQuestions.ask()
 WorkQuestions.ask()
+OrderQuestions.ask()
 DataQuestions.ask()
 SourceQuestions.ask()
 IOQuestions.ask()
