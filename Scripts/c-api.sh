@@ -15,7 +15,8 @@
 # Usage: Scripts/c-api.sh [release|debug] (default release: the harness then also asserts
 # that dispatch_async_f allocates nothing).
 # Builds libConveyorDispatch and, with the toolchain's clang, the C API's test harness
-# (Tests/CAPI: capi-test.c, data-io-test.c, lifetime-test.c, queue-edges-test.c, no-blocks.c) and the C and C++ examples (Examples/C, Examples/CPlusPlus); runs them all.
+# (Tests/CAPI: capi-test.c, data-io-test.c, lifetime-test.c, queue-edges-test.c, no-blocks.c) and the C and C++ examples (Examples/C, Examples/CPlusPlus); runs them all,
+# and compares the C semantics probe's answers (Tests/CAPI/c-semantics.c) with libdispatch's.
 # Each program needs only the include path, the link flag (and -fblocks with the
 # BlocksRuntime for block forms), as README "C and C++" says.
 set -euo pipefail
@@ -57,3 +58,14 @@ echo "== Tests/CAPI/no-blocks.c ($no_blocks_cc)"; timeout 60 "$out/no-blocks"
 echo "== Examples/C/chapter.c"; timeout 60 "$out/chapter"
 echo "== Examples/CPlusPlus/chapter.cpp"; timeout 60 "$out/chapter-cpp"
 echo "== Examples/CPlusPlus/chapter.cpp ($no_blocks_cxx, no blocks)"; timeout 60 "$out/chapter-cpp-no-blocks"
+# The C semantics probe, built against Conveyor's headers and against the toolchain's
+# libdispatch: Conveyor's answers must be libdispatch's (Tests/CAPI/c-semantics.known
+# lists the differences on purpose).
+toolchain=/opt/swift/usr/lib/swift
+clang -fblocks -Wall -Werror -O1 Tests/CAPI/c-semantics.c -o "$out/c-semantics" "${flags[@]}"
+clang -fblocks -Wall -Werror -O1 Tests/CAPI/c-semantics.c -o "$out/c-semantics-dispatch" -I "$toolchain" \
+    -L "$runtime" -ldispatch -lBlocksRuntime -Wl,-rpath,"$runtime"
+echo "== Tests/CAPI/c-semantics.c, against libdispatch's answers"
+timeout 60 "$out/c-semantics-dispatch" >"$out/c-semantics-dispatch.txt"
+timeout 60 "$out/c-semantics" >"$out/c-semantics.txt"
+python3 Scripts/compare-answers.py Tests/CAPI/c-semantics.known "$out/c-semantics-dispatch.txt" "$out/c-semantics.txt"

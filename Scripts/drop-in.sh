@@ -58,7 +58,7 @@ grep -q "R_X86_64_COPY.*_dispatch_main_q" <<<"$relocations" || [ "$(uname -m)" !
 clang "${c_flags[@]}" Tests/DropIn/misuse-probe.c -o "$out/misuse-probe"
 clang "${c_flags[@]}" -shared -fPIC Tests/DropIn/early-user.c -o "$out/libearly-user.so"
 clang "${c_flags[@]}" Tests/DropIn/signal-probe.c -o "$out/signal-probe"
-for test in capi-test data-io-test lifetime-test queue-edges-test no-blocks; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
+for test in capi-test data-io-test lifetime-test queue-edges-test no-blocks c-semantics; do clang "${c_flags[@]}" "Tests/CAPI/$test.c" -o "$out/$test"; done
 clang "${c_flags[@]}" Examples/C/chapter.c -o "$out/chapter"
 clang++ "${c_flags[@]}" Examples/CPlusPlus/chapter.cpp -o "$out/chapter-cpp"
 # Swift programs built against the toolchain's Dispatch, Foundation and XCTest.
@@ -124,6 +124,11 @@ elif diff "$out/semantics-dispatch.txt" "$out/semantics-drop-in.txt" >"$out/sema
 else
     echo "FAIL answers that differ (< libdispatch, > drop-in):"; cat "$out/semantics.diff"; failed=1
 fi
+
+echo "== the C semantics probe, built against libdispatch, under the drop-in library: libdispatch's answers"
+timeout 60 "$out/c-semantics" >"$out/c-semantics-dispatch.txt" 2>&1
+timeout 60 "$run" "$out/c-semantics" >"$out/c-semantics-drop-in.txt" 2>&1
+python3 Scripts/compare-answers.py Tests/CAPI/c-semantics.known "$out/c-semantics-dispatch.txt" "$out/c-semantics-drop-in.txt" || failed=1
 
 echo "== the drop-in library refuses what it cannot do, with a message"
 expect_refusal() {
