@@ -111,6 +111,34 @@ import Testing
         #expect(merged(add) { $0.replace(data: 5); $0.replace(data: 6) } == [11])
     }
 
+    /// A source's registration, the event pending then and a cancellation run in one pass,
+    /// before blocks submitted to the (serial) target meanwhile; data merged during the event
+    /// handler comes after them. libdispatch's order (`Tester/Semantics`); Conveyor queued
+    /// its delivery again after every handler, so a cancel handler ran after a `sync` that
+    /// followed `cancel()`.
+    @Test func aSourcesHandlersRunInOnePassBeforeBlocksSubmittedMeanwhile() {
+        let queue = DispatchQueue(label: "one pass")
+        for _ in 0..<100 {
+            let log = TestLog<String>()
+            let source = DispatchSource.makeUserDataAddSource(queue: queue)
+            source.setRegistrationHandler { queue.async { log.append("block after registration") } }
+            let events = Counter()
+            source.setEventHandler {
+                log.append("event \(source.data)")
+                queue.async { log.append("block after event") }
+                if events.increment() == 1 { source.add(data: 5) } else { source.cancel() }
+            }
+            source.setCancelHandler { log.append("cancel") }
+            source.add(data: 1)
+            source.activate()
+            queue.sync {}
+            queue.sync {}
+            queue.sync {}
+            #expect(log.values == ["event 1", "block after registration", "block after event", "event 5", "cancel",
+                                   "block after event"])
+        }
+    }
+
     @Test func replaceKeepsTheLatestAndZeroDropsThePendingValue() {
         let queue = DispatchQueue(label: "replace")
         let source = DispatchSource.makeUserDataReplaceSource(queue: queue)

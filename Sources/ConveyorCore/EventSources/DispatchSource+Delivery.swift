@@ -115,47 +115,47 @@ extension DispatchSource {
         target.enqueue(deliveryJob)
     }
 
-    /// The delivery job's body: one step, then requeue or finish.
+    /// The delivery job's body: one pass, as libdispatch's source invoke makes: the
+    /// registration handler, then a cancellation or the event pending then, then a
+    /// cancellation requested meanwhile, all before anything queued on the target while
+    /// they ran. Events merged while the event handler ran go behind that, as there: the
+    /// job is queued again at the tail. (Probe against libdispatch, 2,000 rounds each, on a
+    /// serial target: data merged before activation is delivered before a block the
+    /// registration handler submits; a cancel from the event or registration handler, or
+    /// from another thread as the handler returns, runs the cancel handler before a block
+    /// submitted first; data merged from the event handler comes after a block it
+    /// submitted first. Conveyor queued the job again after every handler.)
     func runDelivery() {
         lock.lock()
-        guard canDeliverLocked else { return finishDeliveryLocked() }
-        if state.needsRegistration {
-            state.needsRegistration = false
-            let handler = registrationHandler
-            registrationHandler = nil
-            lock.unlock()
-            handler?.run()
-        } else if state.isCancelRequested {
-            guard state.isTornDown, !state.isCancelDelivered else { return finishDeliveryLocked() }
-            state.isCancelDelivered = true
-            state.isScheduled = false
-            // As libdispatch: `data` reads 0 in the cancel handler, not the last event's.
-            deliveredData.store(0, ordering: .releasing)
-            let handlers = (cancelHandler, eventHandler, registrationHandler)
-            cancelHandler = nil
-            eventHandler = nil
-            registrationHandler = nil
-            lock.unlock()
-            handlers.0?.run()
-            withExtendedLifetime(handlers) {}
-            Unmanaged.passUnretained(self).release()
-            return
-        } else if state.hasPendingEvent {
-            let data = pendingData
-            pendingData = 0
-            state.hasPendingEvent = false
-            deliveredData.store(data, ordering: .releasing)
-            let handler = eventHandler
-            lock.unlock()
-            handler?.run()
-            withExtendedLifetime(handler) {}
-            monitor?.eventHandlerDidRun(for: self)
-        } else {
-            return finishDeliveryLocked()
+        var deliveredAnEvent = false
+        while true {
+            guard canDeliverLocked else { return finishDeliveryLocked() }
+            if state.needsRegistration {
+                state.needsRegistration = false
+                let handler = registrationHandler
+                registrationHandler = nil
+                lock.unlock()
+                handler?.run()
+            } else if state.isCancelRequested {
+                guard state.isTornDown, !state.isCancelDelivered else { return finishDeliveryLocked() }
+                return deliverCancelLocked()
+            } else if state.hasPendingEvent && !deliveredAnEvent {
+                deliveredAnEvent = true
+                let data = pendingData
+                pendingData = 0
+                state.hasPendingEvent = false
+                deliveredData.store(data, ordering: .releasing)
+                let handler = eventHandler
+                lock.unlock()
+                handler?.run()
+                withExtendedLifetime(handler) {}
+                monitor?.eventHandlerDidRun(for: self)
+            } else {
+                break
+            }
+            lock.lock()
         }
-
-        lock.lock()
-        if hasWorkLocked && canDeliverLocked {
+        if hasWorkLocked {
             deliveryJob.band = eventHandler?.band ?? targetQueue.band
             let target = targetQueue
             lock.unlock()
@@ -163,6 +163,23 @@ extension DispatchSource {
         } else {
             finishDeliveryLocked()
         }
+    }
+
+    /// Runs the cancel handler (lock held on entry; unlocks) and drops the reference held
+    /// while the delivery was scheduled. `data` reads 0 there, as in libdispatch's, not the
+    /// last event's.
+    private func deliverCancelLocked() {
+        state.isCancelDelivered = true
+        state.isScheduled = false
+        deliveredData.store(0, ordering: .releasing)
+        let handlers = (cancelHandler, eventHandler, registrationHandler)
+        cancelHandler = nil
+        eventHandler = nil
+        registrationHandler = nil
+        lock.unlock()
+        handlers.0?.run()
+        withExtendedLifetime(handlers) {}
+        Unmanaged.passUnretained(self).release()
     }
 
     /// Ends a delivery: clears `isScheduled`, unlocks, drops the reference held while
