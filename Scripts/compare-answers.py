@@ -14,10 +14,12 @@
 
 """Compares a semantics probe's answers (`name: answer` lines) on libdispatch and on
 Conveyor: every answer must be libdispatch's, except those a known-differences file
-records (`name<TAB>Conveyor's answer<TAB>why`), which must be the recorded one. Lines
-without ": " (progress output) are ignored; both runs must end with "done".
+records (`name<TAB>Conveyor's answer<TAB>where<TAB>why`, where "where" is "both",
+"switched" or "drop-in"), which must be the recorded one in the runs they apply to.
+Lines without ": " (progress output, crash reports) are ignored; both runs must end with
+"done".
 
-Usage: compare-answers.py KNOWN DISPATCH_OUTPUT CONVEYOR_OUTPUT
+Usage: compare-answers.py switched|drop-in KNOWN DISPATCH_OUTPUT CONVEYOR_OUTPUT
 """
 import sys
 
@@ -40,15 +42,19 @@ def answers(path):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5 or sys.argv[1] not in ("switched", "drop-in"):
         sys.exit(__doc__)
+    run = sys.argv[1]
     known = {}
-    with open(sys.argv[1]) as file:
+    with open(sys.argv[2]) as file:
         for line in file:
             if line.strip() and not line.startswith("#"):
-                name, answer, why = line.rstrip("\n").split("\t")
-                known[name] = (answer, why)
-    dispatch, conveyor = answers(sys.argv[2]), answers(sys.argv[3])
+                name, answer, where, why = line.rstrip("\n").split("\t")
+                if where not in ("both", "switched", "drop-in"):
+                    sys.exit(f"{sys.argv[2]}: {name!r}: where is {where!r}, not both, switched or drop-in")
+                if where in ("both", run):
+                    known[name] = (answer, why)
+    dispatch, conveyor = answers(sys.argv[3]), answers(sys.argv[4])
     failures = []
     for name in sorted(set(dispatch) | set(conveyor)):
         expected, answered = dispatch.get(name, "(no answer)"), conveyor.get(name, "(no answer)")

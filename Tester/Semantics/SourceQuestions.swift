@@ -96,6 +96,22 @@ enum SourceQuestions {
         answer("resumed source", suspendedLog.await(1))
         suspended.cancel()
 
+        // A source the kernel does not watch (user data, a timer not scheduled) is cancelled
+        // in order with its queue: the cancel handler runs before a later `sync` on it.
+        for (name, make) in [("user-data source", { DispatchSource.makeUserDataAddSource(queue: queue) as any DispatchSourceProtocol }),
+                             ("timer source never scheduled", { DispatchSource.makeTimerSource(queue: queue) as any DispatchSourceProtocol })] {
+            var late = 0
+            for _ in 0..<300 {
+                let source = make()
+                let cancelled = EventLog()
+                source.setCancelHandler { cancelled.append("cancel") }
+                source.activate()
+                source.cancel()
+                queue.sync { if cancelled.values.isEmpty { late += 1 } }
+            }
+            answer("\(name), cancel handler after the next sync, of 300", late == 0 ? "none" : "some")
+        }
+
         let twice = DispatchSource.makeUserDataAddSource(queue: queue)
         let twiceLog = EventLog()
         twice.setEventHandler { twiceLog.append("event \(twice.data)") }
