@@ -23,9 +23,11 @@ import Glibc
 /// Dispatch sources: handles, masks, data, and which handlers run around cancellation.
 enum SourceQuestions {
     /// Activates `source`; its first event logs `name` and its data, runs `then` and
-    /// cancels it. The log of that event and the cancel handler.
+    /// cancels it. The log of that event and the cancel handler (each waited for
+    /// `seconds` at most).
     static func firstEvent(of source: any DispatchSourceProtocol, named name: String, then: @escaping () -> Void = {},
-                           data describe: @escaping @Sendable (UInt) -> String = { "\($0)" }) -> [String] {
+                           data describe: @escaping @Sendable (UInt) -> String = { "\($0)" },
+                           seconds: Double = 5) -> [String] {
         // The toolchain's source types are not Sendable (Conveyor's are); the handlers run
         // one at a time.
         final class Box: @unchecked Sendable {
@@ -42,7 +44,7 @@ enum SourceQuestions {
         }
         source.setCancelHandler { log.append("cancel") }
         source.activate()
-        return log.await(2)
+        return log.await(2, seconds: seconds)
     }
 
     static func ask() {

@@ -31,9 +31,9 @@ final class EventLog: @unchecked Sendable {
         changed.signal()
     }
     var values: [String] { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return entries }
-    /// Waits for `count` entries (5 s at most) and returns them.
-    func await(_ count: Int) -> [String] {
-        for _ in 0..<count { _ = changed.wait(timeout: .now() + 5) }
+    /// Waits for `count` entries (`seconds` at most for each) and returns them.
+    func await(_ count: Int, seconds: Double = 5) -> [String] {
+        for _ in 0..<count { _ = changed.wait(timeout: .now() + seconds) }
         return values
     }
 }
