@@ -313,6 +313,60 @@ static void io_questions(void) {
     dispatch_release(queue);
 }
 
+static void order_questions(void) {
+    dispatch_queue_t concurrent = dispatch_queue_create("applied", DISPATCH_QUEUE_CONCURRENT);
+    static const char *labels[8];
+    dispatch_apply(8, concurrent, ^(size_t index) { labels[index] = dispatch_queue_get_label(DISPATCH_CURRENT_QUEUE_LABEL); });
+    int same = 0;
+    for (int index = 0; index < 8; index++) same += labels[index] && strcmp(labels[index], "applied") == 0;
+    ANSWER("iterations of dispatch_apply on a queue that see its label", "%d of 8", same);
+    dispatch_queue_t serial = dispatch_queue_create("serial", NULL);
+    __block int inOrder = 1;
+    __block size_t next = 0;
+    dispatch_apply(16, serial, ^(size_t index) { if (index != next++) inOrder = 0; });
+    ANSWER("dispatch_apply on a serial queue runs in order", "%d", inOrder);
+
+    // A queue made by dispatch_queue_create may change its target while active: later
+    // blocks run on the new one.
+    static int key;
+    dispatch_queue_t first = dispatch_queue_create("first", NULL);
+    dispatch_queue_t second = dispatch_queue_create("second", NULL);
+    dispatch_queue_set_specific(first, &key, (void *)1, NULL);
+    dispatch_queue_set_specific(second, &key, (void *)2, NULL);
+    dispatch_queue_t moving = dispatch_queue_create("moving", NULL);
+    dispatch_set_target_queue(moving, first);
+    dispatch_sync(moving, ^{ ANSWER("specific through the first target", "%ld", (long)dispatch_get_specific(&key)); });
+    dispatch_set_target_queue(moving, second);
+    dispatch_sync(moving, ^{ ANSWER("specific after an active retarget", "%ld", (long)dispatch_get_specific(&key)); });
+    dispatch_set_target_queue(moving, NULL);
+    dispatch_sync(moving, ^{ ANSWER("specific after a retarget to NULL", "%ld", (long)dispatch_get_specific(&key)); });
+
+    // (dispatch_async_and_wait and its barrier form are not in the toolchain's headers.)
+    __block int barrierSaw = -1;
+    __block int done = 0;
+    for (int index = 0; index < 4; index++) dispatch_async(concurrent, ^{ __atomic_add_fetch(&done, 1, __ATOMIC_SEQ_CST); });
+    dispatch_barrier_sync(concurrent, ^{ barrierSaw = __atomic_load_n(&done, __ATOMIC_SEQ_CST); });
+    ANSWER("barrier_sync sees the blocks before it done", "%d", barrierSaw);
+
+    dispatch_semaphore_t ran = dispatch_semaphore_create(0);
+    struct timespec past = { .tv_sec = 1, .tv_nsec = 0 };
+    dispatch_after(dispatch_walltime(&past, 0), serial, ^{ dispatch_semaphore_signal(ran); });
+    ANSWER("dispatch_after a wall time in 1970 ran", "%ld", wait_long(ran));
+    dispatch_group_t group = dispatch_group_create();
+    __block int notified = 0;
+    dispatch_group_notify(group, serial, ^{ notified = 1; });
+    dispatch_sync(serial, ^{ ANSWER("notify of an empty group ran before a later sync", "%d", notified); });
+    ANSWER("dispatch_block_create_with_qos_class with relative priority 1 is NULL", "%d",
+           dispatch_block_create_with_qos_class(0, QOS_CLASS_UTILITY, 1, ^{}) == NULL);
+    dispatch_release(group);
+    dispatch_release(ran);
+    dispatch_release(moving);
+    dispatch_release(first);
+    dispatch_release(second);
+    dispatch_release(serial);
+    dispatch_release(concurrent);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     time_questions();
@@ -321,6 +375,7 @@ int main(void) {
     data_questions();
     source_questions();
     io_questions();
+    order_questions();
     printf("done\n");
     return 0;
 }
