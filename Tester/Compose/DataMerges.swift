@@ -49,7 +49,8 @@ extension Runner {
     /// together must see what was merged (an add source: the sum, exactly; an or source:
     /// every bit; a replace source: the last value, last), each event non-empty; once the
     /// second handler ran the first never runs again; then a cancel handler runs once,
-    /// after every event handler.
+    /// after every event handler, and on a serial queue before a `sync` made after
+    /// `cancel()`.
     func dataMerges(_ q: Int, kind: Program.DataKind, merges: Int, from: Int?, replaceHandlerAfter: Int?,
                     from submitter: Submitter) {
         let what = "a \(kind) data source on q\(q)"
@@ -111,6 +112,15 @@ extension Runner {
             checker.fail("\(what): the events did not see all \(merges) merges within \(liveness) s: \(record.summary)")
         }
         source.cancel()
+        // On a serial queue, a user-data source's cancellation is ordered with the queue's
+        // blocks: its cancel handler runs before a `sync` made after `cancel()` (both
+        // libraries; Conveyor queued the delivery again after each handler until 4afdd9f).
+        let spec = program.queues[q]
+        if spec.serial && !spec.global && !spec.main {
+            queues[q].sync {
+                if !record.hasCancelled { checker.fail("\(what): the cancel handler had not run by a sync on q\(q) after cancel()") }
+            }
+        }
         reached.release()
     }
 }
@@ -169,6 +179,9 @@ final class DataRecord: @unchecked Sendable {
             return true
         }
     }
+
+    /// Whether the cancel handler ran.
+    var hasCancelled: Bool { state.withLock { $0.cancelled } }
 
     func cancelled(_ checker: Checker, what: String) {
         state.withLock { state in
