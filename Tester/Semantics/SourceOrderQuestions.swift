@@ -97,6 +97,25 @@ enum SourceOrderQuestions {
             source.cancel()
             return log.values == ["event", "block"]
         })
+        let key = DispatchSpecificKey<Int>()
+        let first = DispatchQueue(label: "first target")
+        let second = DispatchQueue(label: "second target")
+        first.setSpecific(key: key, value: 1)
+        second.setSpecific(key: key, value: 2)
+        answer("setTarget in the registration handler, the pending event still on the first target", rounds {
+            let seen = EventLog()
+            let source = DispatchSource.makeUserDataAddSource(queue: first)
+            let box = Box()
+            box.source = source
+            source.setRegistrationHandler { (box.source as? DispatchSource)?.setTarget(queue: second) }
+            source.setEventHandler { seen.append("\(DispatchQueue.getSpecific(key: key) ?? 0)") }
+            source.add(data: 1)
+            source.activate()
+            let values = seen.await(1)
+            source.cancel()
+            box.source = nil
+            return values == ["1"]
+        })
         answer("cancel in the registration handler, cancel handler before a block it submitted first", rounds {
             let log = EventLog()
             let box = Box()

@@ -139,6 +139,46 @@ import Testing
         }
     }
 
+    /// Handlers with a QoS of their own, on queues of other QoS, set before activation and
+    /// from the registration handler: every event is delivered (a first version of the
+    /// one-pass delivery compared the wanted band with the job's, which the queue had
+    /// rewritten, and queued itself again for ever).
+    @Test func handlersWithTheirOwnQoSAreDeliveredOnQueuesOfAnother() {
+        let queues: [DispatchQueue] = [DispatchQoS.utility, .userInitiated, .unspecified].flatMap { qos in
+            [DispatchQueue(label: "serial", qos: qos),
+             DispatchQueue(label: "concurrent", qos: qos, attributes: .concurrent),
+             DispatchQueue(label: "concurrent on background", qos: qos, attributes: .concurrent, target: .global(qos: .background)),
+             DispatchQueue(label: "serial on user-initiated", qos: qos, target: .global(qos: .userInitiated))]
+        } + [.global(qos: .utility), .global()] + [DispatchQueue.Attributes.concurrent, []].map { kind in
+            // Given its global target while inactive: the queue's items run at that
+            // target's band, not the band the queue was made with.
+            let queue = DispatchQueue(label: "retargeted while inactive", attributes: kind.union(.initiallyInactive))
+            queue.setTarget(queue: .global(qos: .background))
+            queue.activate()
+            return queue
+        }
+        for queue in queues {
+            for handlerQoS in [DispatchQoS.background, .userInteractive, .unspecified] {
+                let queueQoS = "\(queue.label) \(queue.qos.qosClass)"
+                let fired = DispatchSemaphore(value: 0)
+                let source = DispatchSource.makeUserDataAddSource(queue: queue)
+                source.setEventHandler(qos: handlerQoS, flags: .enforceQoS) { fired.signal() }
+                source.activate()
+                source.add(data: 1)
+                #expect(fired.wait(timeout: deadline()) == .success, "queue \(queueQoS), handler \(handlerQoS)")
+                let replaced = DispatchSource.makeUserDataAddSource(queue: queue)
+                replaced.setRegistrationHandler {
+                    replaced.setEventHandler(qos: handlerQoS, flags: .enforceQoS) { fired.signal() }
+                }
+                replaced.add(data: 1)
+                replaced.activate()
+                #expect(fired.wait(timeout: deadline()) == .success, "replaced: queue \(queueQoS), handler \(handlerQoS)")
+                source.cancel()
+                replaced.cancel()
+            }
+        }
+    }
+
     @Test func replaceKeepsTheLatestAndZeroDropsThePendingValue() {
         let queue = DispatchQueue(label: "replace")
         let source = DispatchSource.makeUserDataReplaceSource(queue: queue)

@@ -19,9 +19,10 @@
 // holds one extra reference on itself (taken in `startDelivery`, dropped when the job
 // ends), so a delivery in flight keeps it alive.
 //
-// The job runs one step — the registration handler, one event handler call, or the
-// cancel handler — then goes back on the target queue if more is due, so a busy source
-// cannot starve the other work of its queue.
+// The job makes one pass, as libdispatch's source invoke does (`runDelivery`): the
+// registration handler, then the cancel handler or one event handler call, then a cancel
+// handler due by then; it goes back on the target queue if more is due (an event merged
+// meanwhile), so a busy source cannot starve the other work of its queue.
 
 /// The job that runs a source's handlers on its target queue.
 final class SourceDeliveryJob: Job, @unchecked Sendable {
@@ -125,12 +126,27 @@ extension DispatchSource {
     /// from another thread as the handler returns, runs the cancel handler before a block
     /// submitted first; data merged from the event handler comes after a block it
     /// submitted first. Conveyor queued the job again after every handler.)
+    ///
+    /// The pass stops, and the job goes back on the target queue, where a step must not
+    /// run in place: the next event handler wants another band (set with its own QoS), or
+    /// a registration handler set another one (which then runs after the queue's other
+    /// work, not in a loop). A target changed during the pass takes effect after it, as in
+    /// libdispatch (probe: `setTarget(queue: q2)` in the registration handler of a source
+    /// on q1 with data pending; the event handler ran on q1 in 200 rounds of 200).
     func runDelivery() {
         lock.lock()
+        // The band the handlers want as the pass starts (not the job's own `band`, which
+        // the queues it goes through rewrite: compared with that, the pass requeued itself
+        // for ever): an event handler replaced during the pass with another QoS runs in
+        // the next one.
+        let scheduledBand = eventHandler?.band ?? targetQueue.band
         var deliveredAnEvent = false
+        var registered = false
         while true {
             guard canDeliverLocked else { return finishDeliveryLocked() }
             if state.needsRegistration {
+                if registered { break }
+                registered = true
                 state.needsRegistration = false
                 let handler = registrationHandler
                 registrationHandler = nil
@@ -140,6 +156,7 @@ extension DispatchSource {
                 guard state.isTornDown, !state.isCancelDelivered else { return finishDeliveryLocked() }
                 return deliverCancelLocked()
             } else if state.hasPendingEvent && !deliveredAnEvent {
+                if (eventHandler?.band ?? targetQueue.band) != scheduledBand { break }
                 deliveredAnEvent = true
                 let data = pendingData
                 pendingData = 0

@@ -159,9 +159,10 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
     }
 
     /// Sets the queue the handlers run on (nil: the default global queue). Best before
-    /// activation; on an active source (which libdispatch allows, as deprecated) a handler
-    /// already running or on its way finishes on the old queue, and the next goes to the
-    /// new one: handlers still never overlap (one delivery job at a time).
+    /// activation; on an active source (which libdispatch allows, as deprecated) a
+    /// delivery already running or on its way finishes on the old queue, with the rest of
+    /// its pass (the event pending then, a cancellation), as libdispatch's does; later ones
+    /// go to the new one. Handlers still never overlap (one delivery job at a time).
     public override func setTarget(queue: DispatchQueue?) {
         lock.lock()
         let previous = targetQueue

@@ -16,7 +16,8 @@
 public struct DispatchQoS: Equatable, Sendable {
     /// The class of the service level.
     public let qosClass: QoSClass
-    /// A priority within the class, from -15 (lowest) to 0.
+    /// A priority within the class, from -15 (lowest) to 0; kept as given, also outside
+    /// that range (see `init(qosClass:relativePriority:)`).
     public let relativePriority: Int
 
     /// Work the user does not see: maintenance, backups, prefetching.
@@ -62,8 +63,8 @@ public struct DispatchQoS: Equatable, Sendable {
 
     /// A service level of a class with a relative priority, kept as given (as Dispatch's
     /// own struct does). Only -15...0 is valid: a queue made with a relative priority
-    /// outside it gets no QoS of its own (`qos` reads `.unspecified`), as libdispatch's
-    /// attribute call refuses it there.
+    /// outside it gets no QoS of its own, as libdispatch's attribute call refuses it there
+    /// (its `qos` then reads `.unspecified`, or its global target's QoS when it has one).
     public init(qosClass: QoSClass, relativePriority: Int) {
         self.qosClass = qosClass
         self.relativePriority = relativePriority
