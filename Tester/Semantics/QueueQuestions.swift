@@ -38,6 +38,10 @@ enum QueueQuestions {
             answer("global(\(name)).qos", DispatchQueue.global(qos: qosClass).qos.qosClass)
             answer("global(\(name)) is global(\(name))", DispatchQueue.global(qos: qosClass) === DispatchQueue.global(qos: qosClass))
         }
+        let priorities: [(String, DispatchQueue.GlobalQueuePriority)] = [("high", .high), ("default", .default), ("low", .low), ("background", .background)]
+        for (name, priority) in priorities {
+            answer("global(priority .\(name)) label", DispatchQueue.global(priority: priority).label)
+        }
         answer("global() is global(default)", DispatchQueue.global() === DispatchQueue.global(qos: .default))
         answer("global(unspecified) is global(default)", DispatchQueue.global(qos: .unspecified) === DispatchQueue.global(qos: .default))
         answer("main.qos", DispatchQueue.main.qos.qosClass)

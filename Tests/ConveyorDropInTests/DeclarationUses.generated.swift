@@ -218,6 +218,7 @@ func useEveryDeclaration() {
     _ = DispatchQueue.setTarget(queue:)
     _ = \DispatchQueue.qos
     _ = DispatchQueue.global(qos:)
+    _ = DispatchQueue.global(priority:)
     _ = DispatchQueue.main
     _ = DispatchQueue.enqueue(_:)
     _ = DispatchQueue.concurrentPerform(iterations:execute:)
@@ -300,7 +301,6 @@ func useEveryDeclaration() {
 func useEveryDeprecatedDeclaration() {
     _ = DispatchSource.scheduleOneshot(deadline:leeway:)
     _ = DispatchSource.scheduleOneshot(wallDeadline:leeway:)
-    _ = DispatchQueue.global(priority:)
 }
 
 // Not named one by one (each is reached through its type, checked above):

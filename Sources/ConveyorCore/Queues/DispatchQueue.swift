@@ -267,7 +267,13 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     }
 
     /// The global concurrent queue for an old-style priority.
-    @available(*, deprecated, renamed: "global(qos:)")
+    ///
+    /// Deprecated on Apple's platforms only, as Dispatch declares it: a Linux program that
+    /// calls it builds without a warning against either module.
+    @available(macOS, deprecated: 10.10, renamed: "global(qos:)")
+    @available(iOS, deprecated: 8.0, renamed: "global(qos:)")
+    @available(tvOS, deprecated, renamed: "global(qos:)")
+    @available(watchOS, deprecated, renamed: "global(qos:)")
     public class func global(priority: GlobalQueuePriority) -> DispatchQueue {
         switch priority {
         case .high: global(qos: .userInitiated)
