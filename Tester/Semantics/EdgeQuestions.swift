@@ -29,18 +29,18 @@ enum EdgeQuestions {
         let first = DispatchSemaphore(value: 0)
         global.async {
             first.signal()
-            _ = release.wait(timeout: .now() + 2)
+            _ = release.wait(timeout: .now() + 10)
         }
         _ = first.wait(timeout: .now() + 5)
         global.async(flags: .barrier) { barrierRan.signal() }
         answer("a barrier on a global queue runs while another block of it runs",
-               barrierRan.wait(timeout: .now() + 1) == .success)
+               barrierRan.wait(timeout: .now() + 5) == .success)
         release.signal()
 
         global.suspend()
         let afterSuspend = DispatchSemaphore(value: 0)
         global.async { afterSuspend.signal() }
-        answer("a global queue runs blocks after suspend()", afterSuspend.wait(timeout: .now() + 1) == .success)
+        answer("a global queue runs blocks after suspend()", afterSuspend.wait(timeout: .now() + 5) == .success)
         global.resume()
 
         global.setSpecific(key: key, value: 3)

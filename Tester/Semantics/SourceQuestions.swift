@@ -132,7 +132,7 @@ enum SourceQuestions {
         late.activate()
         queue.sync {}
         late.setRegistrationHandler { lateLog.append("registration set after activation") }
-        answer("registration handler set after activation", lateLog.changed.wait(timeout: .now() + .milliseconds(50)) == .success
+        answer("registration handler set after activation", lateLog.changed.wait(timeout: .now() + 5) == .success
             ? lateLog.values : ["not run"])
         late.cancel()
 
@@ -148,17 +148,9 @@ enum SourceQuestions {
         answer("data merged with no handler, then a handler set", unhandledLog.await(1))
         unhandled.cancel()
 
-        let missed = DispatchSource.makeTimerSource(queue: queue)
-        let missedLog = EventLog()
-        missed.setEventHandler { missedLog.append(missed.data > 1 ? "fires counted: more than 1" : "fires counted: \(missed.data)") }
-        missed.schedule(deadline: .now(), repeating: .milliseconds(1), leeway: .nanoseconds(0))
-        missed.activate()
-        _ = missedLog.await(1)
-        missed.suspend()
-        usleep(30_000)
-        missed.resume()
-        answer("a 1 ms timer suspended for 30 ms, first event after", missedLog.await(1).dropFirst().first ?? "none")
-        missed.cancel()
+        // Not asked: the data of a repeating timer's first event after a suspension, which
+        // depends on what was delivered before it was suspended (both libraries answered
+        // 1 and more than 1 on a busy machine).
 
         let never = DispatchSource.makeTimerSource(queue: queue)
         let neverLog = EventLog()

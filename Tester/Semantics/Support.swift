@@ -31,9 +31,10 @@ final class EventLog: @unchecked Sendable {
         changed.signal()
     }
     var values: [String] { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; return entries }
-    /// Waits for `count` entries (`seconds` at most for each) and returns them.
+    /// Waits for `count` entries (`seconds` at most for each, none after one that did not
+    /// come) and returns them.
     func await(_ count: Int, seconds: Double = 5) -> [String] {
-        for _ in 0..<count { _ = changed.wait(timeout: .now() + seconds) }
+        for _ in 0..<count where changed.wait(timeout: .now() + seconds) == .timedOut { break }
         return values
     }
 }

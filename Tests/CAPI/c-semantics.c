@@ -50,8 +50,8 @@ static void time_questions(void) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     uint64_t monotonic = (uint64_t)now.tv_sec * NSEC_PER_SEC + (uint64_t)now.tv_nsec;
     uint64_t from_dispatch = dispatch_time(DISPATCH_TIME_NOW, 0);
-    ANSWER("dispatch_time(NOW, 0) is CLOCK_MONOTONIC within 50 ms", "%d",
-           from_dispatch >= monotonic && from_dispatch - monotonic < 50 * NSEC_PER_MSEC);
+    ANSWER("dispatch_time(NOW, 0) is CLOCK_MONOTONIC within 1 s", "%d",
+           from_dispatch >= monotonic && from_dispatch - monotonic < NSEC_PER_SEC);
     ANSWER("dispatch_time(FOREVER, 5) is FOREVER", "%d", dispatch_time(DISPATCH_TIME_FOREVER, 5) == DISPATCH_TIME_FOREVER);
     ANSWER("dispatch_time(1000, 500)", "%llu", (unsigned long long)dispatch_time(1000, 500));
     ANSWER("dispatch_time(1000, -2000)", "%llu", (unsigned long long)dispatch_time(1000, -2000));
