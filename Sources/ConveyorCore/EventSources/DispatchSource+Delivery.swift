@@ -101,12 +101,16 @@ extension DispatchSource {
         return state.hasPendingEvent
     }
 
+    /// The band the handlers run at: the event handler's own QoS, else the target's. Lock
+    /// held.
+    var handlerBandLocked: QoSBand { eventHandler?.band ?? targetQueue.band }
+
     /// Marks the delivery job scheduled if a handler is due and may start, and returns
     /// the queue to put it on; the caller then calls `startDelivery(on:)` after unlocking.
     func scheduleIfNeededLocked() -> DispatchQueue? {
         guard !state.isScheduled, hasWorkLocked, canDeliverLocked else { return nil }
         state.isScheduled = true
-        deliveryJob.band = eventHandler?.band ?? targetQueue.band
+        deliveryJob.band = handlerBandLocked
         return targetQueue
     }
 
@@ -139,7 +143,7 @@ extension DispatchSource {
         // the queues it goes through rewrite: compared with that, the pass requeued itself
         // for ever): an event handler replaced during the pass with another QoS runs in
         // the next one.
-        let scheduledBand = eventHandler?.band ?? targetQueue.band
+        let scheduledBand = handlerBandLocked
         var deliveredAnEvent = false
         var registered = false
         while true {
@@ -156,7 +160,7 @@ extension DispatchSource {
                 guard state.isTornDown, !state.isCancelDelivered else { return finishDeliveryLocked() }
                 return deliverCancelLocked()
             } else if state.hasPendingEvent && !deliveredAnEvent {
-                if (eventHandler?.band ?? targetQueue.band) != scheduledBand { break }
+                if handlerBandLocked != scheduledBand { break }
                 deliveredAnEvent = true
                 let data = pendingData
                 pendingData = 0
@@ -173,7 +177,7 @@ extension DispatchSource {
             lock.lock()
         }
         if hasWorkLocked {
-            deliveryJob.band = eventHandler?.band ?? targetQueue.band
+            deliveryJob.band = handlerBandLocked
             let target = targetQueue
             lock.unlock()
             target.enqueue(deliveryJob)   // the reference taken in startDelivery goes along
