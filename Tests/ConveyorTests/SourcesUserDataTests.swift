@@ -62,8 +62,9 @@ import Testing
         source.cancel()
     }
 
-    @Test func orMergesBitsWhileSuspended() {
-        let source = DispatchSource.makeUserDataOrSource(queue: DispatchQueue(label: "or"))
+    /// The data of the events `source` delivers after `merges` ran while it was suspended
+    /// (activated first, cancelled after the first event).
+    static func eventsAfterMergingWhileSuspended(_ source: DispatchSource, _ merges: (DispatchSource) -> Void) -> [UInt] {
         let log = TestLog<UInt>()
         let fired = DispatchSemaphore(value: 0)
         source.setEventHandler {
@@ -72,14 +73,22 @@ import Testing
         }
         source.activate()
         source.suspend()
-        source.or(data: 0b0001)
-        source.or(data: 0b0100)
-        source.or(data: 0b0101)
-        source.or(data: 0)
+        merges(source)
         source.resume()
         #expect(fired.wait(timeout: deadline()) == .success)
-        #expect(log.values == [0b0101])
         source.cancel()
+        return log.values
+    }
+
+    @Test func orMergesBitsWhileSuspended() {
+        let source = DispatchSource.makeUserDataOrSource(queue: DispatchQueue(label: "or")) as! DispatchSource
+        let values = Self.eventsAfterMergingWhileSuspended(source) {
+            $0.or(data: 0b0001)
+            $0.or(data: 0b0100)
+            $0.or(data: 0b0101)
+            $0.or(data: 0)
+        }
+        #expect(values == [0b0101])
     }
 
     /// Every user-data source merges by its own rule whichever merge call is made, as
@@ -87,21 +96,7 @@ import Testing
     /// on an or source ORs, `or(data:)` on a replace source replaces, `replace(data:)` on
     /// an add source adds. Conveyor trapped there once; libdispatch does not.
     @Test func eachMergeCallUsesTheSourcesOwnRule() {
-        func merged(_ source: DispatchSource, _ merges: (DispatchSource) -> Void) -> [UInt] {
-            let log = TestLog<UInt>()
-            let fired = DispatchSemaphore(value: 0)
-            source.setEventHandler {
-                log.append(source.data)
-                fired.signal()
-            }
-            source.activate()
-            source.suspend()
-            merges(source)
-            source.resume()
-            #expect(fired.wait(timeout: deadline()) == .success)
-            source.cancel()
-            return log.values
-        }
+        let merged = Self.eventsAfterMergingWhileSuspended
         let queue = DispatchQueue(label: "merge rules")
         let or = DispatchSource.makeUserDataOrSource(queue: queue) as! DispatchSource
         #expect(merged(or) { $0.add(data: 0b0110); $0.add(data: 0b0011) } == [0b0111])
