@@ -48,6 +48,7 @@ import Glibc
         let pool = WorkerPool.shared
         exitReportingFailure("stalled: " + report + ", \(pool.liveThreads.load(ordering: .relaxed)) threads"
             + " and \(pool.reserveThreads.load(ordering: .relaxed)) reserve"
+            + " (\(pool.reserveThreadsBehind.load(ordering: .relaxed)) in jobs pushed behind)"
             + " (\(pool.parkedThreads.load(ordering: .relaxed)) parked, running \(pool.running.load(ordering: .relaxed)),"
             + " searching \(pool.searching.load(ordering: .relaxed)), work visible: \(pool.hasVisibleWork(includingLIFO: true)))"
             + "; where: \(pool.whereWorkWaits)")

@@ -54,12 +54,18 @@ final class HandOffQueue: @unchecked Sendable {
     private let oldestPushedAt = Atomic<UInt64>(0)
     /// The band of the job `pop` returns unless the oldest has aged (`Int.max` when empty).
     private let newestBand = Atomic<Int>(.max)
+    /// The number of jobs held that `pushBehind` did not put there, for looks without the
+    /// lock.
+    private let postCount = Atomic<Int>(0)
 
     init() {}
 
     /// Whether the queue holds no job (a racy look; a push and a searcher's look pair
     /// through `WorkerPool.notifyWorkAvailable`'s fence, as for the bands' queues).
     var isEmpty: Bool { jobCount.load(ordering: .acquiring) == 0 }
+
+    /// Whether the queue holds a job that `pushBehind` did not put there (a racy look).
+    var holdsPosts: Bool { postCount.load(ordering: .acquiring) > 0 }
 
     /// The band of the next job of the newest batch (a racy look).
     var nextBand: Int { newestBand.load(ordering: .relaxed) }
@@ -149,6 +155,7 @@ final class HandOffQueue: @unchecked Sendable {
     /// Called with the lock held.
     private func published(wasEmpty: Bool) -> Bool {
         let held = entries.count - oldest
+        postCount.store(held - behind, ordering: .releasing)
         jobCount.store(held, ordering: .releasing)
         oldestPushedAt.store(held > 0 ? entries[oldest].pushedAt : 0, ordering: .relaxed)
         newestBand.store(held > 0 ? Int(entries[entries.count - 1].job._withUnsafeGuaranteedRef { $0.band.rawValue }) : .max,

@@ -82,6 +82,9 @@ final class Worker: @unchecked Sendable {
     /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`); the
     /// thread reads it once, when it starts.
     var isReserve = false
+    /// Set while this reserve thread runs a job of the hand-off queue's back, holding one
+    /// of the pool's turns for that (`WorkerPool.reserveJob`); its own thread only.
+    var isBehindTurnHeld = false
 
     init(index: Int) {
         self.index = index

@@ -129,7 +129,8 @@ extension WorkerPool {
     /// Where visible work waits, for a test's stall report: the hand-off queue, each
     /// band's shared queue, each worker's ring and LIFO slot.
     var whereWorkWaits: String {
-        var parts: [String] = ["hand-off \(handedOff.isEmpty ? "empty" : "holds work")"]
+        let handOff = handedOff.isEmpty ? "empty" : handedOff.holdsPosts ? "holds posts" : "holds only jobs pushed behind"
+        var parts: [String] = ["hand-off \(handOff)"]
         for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) { parts.append("band \(index)") }
         for index in 0..<slotCount.load(ordering: .acquiring) {
             let worker = worker(at: index)

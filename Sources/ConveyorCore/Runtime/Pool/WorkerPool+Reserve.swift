@@ -28,10 +28,11 @@ import Synchronization
 // Invariant: handed-off work never waits for a thread while every pool thread waits. When
 // a start is refused at the cap, the hand-off queue holds work and no worker runs (or only
 // ones the watchdog found blocked), a reserve thread starts, up to `reserveThreadLimit` at
-// once. It runs handed-off jobs and what they post (its LIFO slot and ring), never the
-// bands' shared queues (whose work, more waiters, is what the cap is for: the test of an
-// exhausted cap still sees new blocks wait), and exits when none is left or other workers
-// run again.
+// once, and at most all but one of them in jobs that were not a blocked job's posts (so
+// one is left for the post they wait for: `reserveJob`). It runs handed-off jobs and what
+// they post (its LIFO slot and ring), never the bands' shared queues (whose work, more
+// waiters, is what the cap is for: the test of an exhausted cap still sees new blocks
+// wait), and exits when none is left or other workers run again.
 //
 // Nor does work that a running job posted wait, at the cap, for that job to return: when
 // the threads that are not waiting stay inside long jobs (a job posts a queue's drain,
@@ -59,6 +60,8 @@ extension WorkerPool {
         guard !handedOff.isEmpty,
               forStalledWork || running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
               reserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
+              // A thread that could take nothing would exit at once and ask again.
+              handedOff.holdsPosts || reserveThreadsBehind.load(ordering: .relaxed) < reserveThreadLimit - 1,
               let worker = claimThreadlessSlot() else { return nil }
         worker.hasThread = true
         worker.isReserve = true
@@ -82,6 +85,14 @@ extension WorkerPool {
     /// Never a steal: the rings of running workers hold waiters as often as posts (a
     /// version that stole there had all eight reserve threads blocked in waiters, 20,000
     /// blocks posting to a serial queue at a cap of 4, one run in two).
+    ///
+    /// A job pushed behind only while another reserve thread could still start for posts
+    /// (`reserveThreadsBehind` below `reserveThreadLimit - 1`; the worker holds that turn
+    /// until the job returns, `isBehindTurnHeld`): posts first is not enough, since a
+    /// reserve thread that finds no post takes a job behind, and the post every waiter
+    /// needs can come after all of them did. So it was: the eight reserve threads in
+    /// waiters of a serial queue pushed behind, that queue's drain handed off after them
+    /// with no thread left to take it (cap 4, about one full-suite run in five, busy).
     func reserveJob(for worker: Worker) -> Job? {
         if let job = worker.takeLIFOJob(pool: self) { return job }
         if let job = worker.local.pop() { return job }
@@ -92,7 +103,28 @@ extension WorkerPool {
         if let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare, postsOnly: true) {
             return job
         }
-        return handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare)
+        guard !handedOff.isEmpty, takeBehindTurn() else { return nil }
+        // A post pushed since the look above may come back instead: it keeps the turn too.
+        if let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare) {
+            worker.isBehindTurnHeld = true
+            return job
+        }
+        reserveThreadsBehind.wrappingSubtract(1, ordering: .relaxed)
+        return nil
+    }
+
+    /// One of the `reserveThreadLimit - 1` turns to run a job pushed behind, if one is
+    /// free. The count alone decides (compare-and-swap), so that no two reserve threads
+    /// take the last turn.
+    private func takeBehindTurn() -> Bool {
+        var taken = reserveThreadsBehind.load(ordering: .relaxed)
+        while taken < reserveThreadLimit - 1 {
+            let (exchanged, original) = reserveThreadsBehind.compareExchange(
+                expected: taken, desired: taken + 1, ordering: .relaxed)
+            if exchanged { return true }
+            taken = original
+        }
+        return false
     }
 
     /// The watchdog's tick, at the cap, handed off the LIFO slot or ring of a worker still
@@ -128,7 +160,12 @@ extension Worker {
         isSearching = false
         while let job = pool.reserveJob(for: self) {
             // False: `exitPolite` gave the job back and took this thread out of the pool.
-            guard runFound(job, pool: pool) else { return }
+            let ran = runFound(job, pool: pool)
+            if isBehindTurnHeld {
+                isBehindTurnHeld = false
+                pool.reserveThreadsBehind.wrappingSubtract(1, ordering: .relaxed)
+            }
+            guard ran else { return }
             if pool.hasSurplusWorkers { break }
         }
         pool.reserveDidExit(self)

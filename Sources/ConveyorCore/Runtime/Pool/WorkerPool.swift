@@ -40,6 +40,9 @@ final class WorkerPool: @unchecked Sendable {
     let reserveThreadLimit: Int
     /// Reserve threads alive now (not counted in `liveThreads`).
     let reserveThreads = Atomic<Int>(0)
+    /// Reserve threads inside a job of the hand-off queue's back, where jobs that were not
+    /// a blocked job's posts wait: at most `reserveThreadLimit - 1` (`reserveJob`).
+    let reserveThreadsBehind = Atomic<Int>(0)
     /// Slots allocated: the first cap plus the reserve, so that a free slot exists for
     /// every thread either limit allows.
     let slotCapacity: Int
