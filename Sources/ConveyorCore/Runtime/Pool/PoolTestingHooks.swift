@@ -26,4 +26,15 @@ public enum PoolTestingHooks {
     public static func lowerThreadCap(to cap: Int) {
         WorkerPool.shared.lowerThreadCap(to: cap)
     }
+
+    /// The most reserve threads that run at once (those blocked in a Conveyor wait do not
+    /// count): max(8, CPUs) unless lowered.
+    public static var reserveThreadLimit: Int { WorkerPool.shared.reserveThreadLimit }
+
+    /// Lowers the reserve thread limit to `limit` (never below 2, never raised), so that a
+    /// test program needs few blocked reserve threads to reach it. Call it before the
+    /// program submits work.
+    public static func lowerReserveThreadLimit(to limit: Int) {
+        WorkerPool.shared.lowerReserveThreadLimit(to: limit)
+    }
 }

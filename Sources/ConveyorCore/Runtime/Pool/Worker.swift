@@ -79,8 +79,8 @@ final class Worker: @unchecked Sendable {
     // Guarded by the pool's lock.
     var isParked = false
     var hasThread = false
-    /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`); the
-    /// thread reads it once, when it starts.
+    /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`); set
+    /// before the thread starts, read and cleared on that thread.
     var isReserve = false
     /// Set while this reserve thread runs a job of the hand-off queue's back, holding one
     /// of the pool's turns for that (`WorkerPool.reserveJob`); its own thread only.
@@ -197,7 +197,7 @@ final class Worker: @unchecked Sendable {
         lifoStreak += 1
         if lifoStreak <= 32 { return job }
         lifoStreak = 0
-        if !local.push(job) { pool.inject(job) }
+        if !local.push(job) { pool.pushSpillingOlderHalf(job, on: self) }
         return nil
     }
 

@@ -110,6 +110,8 @@ extension WorkerPool {
         // extra runnable worker meanwhile: its credit goes with it (libdispatch does not
         // replace a blocked overcommit thread either).
         if worker.runsOvercommit.load(ordering: .relaxed) { overcommitCredit.wrappingSubtract(1, ordering: .relaxed) }
+        // Before `running` falls: the look below may start a reserve thread in its place.
+        if worker.isReserve { blockedReserveThreads.wrappingAdd(1, ordering: .relaxed) }
         running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         if hasVisibleWork() { notifyWorkAvailable() }
         return worker
@@ -121,6 +123,7 @@ extension WorkerPool {
         worker.isBlocked = false
         worker.inConveyorWait.store(false, ordering: .relaxed)
         if worker.runsOvercommit.load(ordering: .relaxed) { overcommitCredit.wrappingAdd(1, ordering: .relaxed) }
+        if worker.isReserve { blockedReserveThreads.wrappingSubtract(1, ordering: .relaxed) }
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 }

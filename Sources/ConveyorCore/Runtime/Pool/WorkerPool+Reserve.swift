@@ -29,10 +29,14 @@ import Synchronization
 // a start is refused at the cap, the hand-off queue holds work and no worker runs (or only
 // ones the watchdog found blocked), a reserve thread starts, up to `reserveThreadLimit` at
 // once, and at most all but one of them in jobs that were not a blocked job's posts (so
-// one is left for the post they wait for: `reserveJob`). It runs handed-off jobs and what
-// they post (its LIFO slot and ring), never the bands' shared queues (whose work, more
-// waiters, is what the cap is for: the test of an exhausted cap still sees new blocks
-// wait), and exits when none is left or other workers run again.
+// one is left for the post they wait for: `reserveJob`). Reserve threads blocked in a
+// Conveyor wait do not count, up to `reserveThreadCeiling` alive: a post can itself be a
+// waiter (a job posted 20,000 blocks that post and wait, and blocked), and with the last
+// reserve thread in one, its own post had no thread (at a reserve limit of 2, half the
+// runs of that test). It runs handed-off jobs and what they post (its LIFO slot and
+// ring), never the bands' shared queues (whose work, more waiters, is what the cap is
+// for: the test of an exhausted cap still sees new blocks wait), and exits when none is
+// left or other workers run again.
 //
 // Nor does work that a running job posted wait, at the cap, for that job to return: when
 // the threads that are not waiting stay inside long jobs (a job posts a queue's drain,
@@ -50,16 +54,18 @@ extension WorkerPool {
     ///
     /// Dekker pairing with `willBlock`: a worker pushes its posts, then takes itself out
     /// of `running` (seq_cst) and looks for visible work, which brings it here; of the last
-    /// two workers to block, the second sees the first's hand-off and `running` at 0. A
-    /// reserve thread that exits looks at the hand-off queue after leaving `running`
-    /// (`reserveDidExit`). The watchdog's tick comes here too while work is visible.
+    /// two workers to block, the second sees the first's hand-off and `running` at 0 (a
+    /// reserve thread counts itself in `blockedReserveThreads` before, so that its own look
+    /// sees the room it leaves). A reserve thread that exits looks at the hand-off queue
+    /// after leaving `running` (`reserveDidExit`). The watchdog's tick comes here too while work is visible.
     ///
     /// `forStalledWork`: the watchdog handed off what a worker stuck inside one job held
     /// (`startReserveForStalledWork`); then whoever runs.
     func claimReserveWorkerIfStuck(forStalledWork: Bool = false) -> Worker? {
         guard !handedOff.isEmpty,
               forStalledWork || running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
-              reserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
+              reserveThreads.load(ordering: .relaxed) - blockedReserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
+              reserveThreads.load(ordering: .relaxed) < reserveThreadCeiling,
               // A thread that could take nothing would exit at once and ask again.
               handedOff.holdsPosts || reserveThreadsBehind.load(ordering: .relaxed) < reserveThreadLimit - 1,
               let worker = claimThreadlessSlot() else { return nil }

@@ -115,6 +115,13 @@ extension WorkerPool {
         threadCap.store(max(1, min(cap, maxThreads)), ordering: .relaxed)
     }
 
+    /// Lowers the reserve thread limit to `limit` (never below 2, so that one reserve
+    /// thread may take jobs pushed behind: `reserveJob`; never raised), for a test that
+    /// must reach it quickly. Call it before the pool started threads.
+    func lowerReserveThreadLimit(to limit: Int) {
+        reserveLimit.store(max(2, min(limit, reserveThreadLimit)), ordering: .relaxed)
+    }
+
     /// `worker`'s thread leaves the pool (`exitPolite`, `reserveDidExit`): it stops being
     /// the calling thread's worker, gives up its slot and stops counting as running (and
     /// as a reserve thread). From here on a new thread may take the slot and reset its

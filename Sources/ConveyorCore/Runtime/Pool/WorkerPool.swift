@@ -36,10 +36,19 @@ final class WorkerPool: @unchecked Sendable {
     var maxThreads: Int { threadCap.load(ordering: .relaxed) }
     /// `maxThreads`; lowered only by tests (`lowerThreadCap`).
     let threadCap: Atomic<Int>
-    /// Reserve threads that may run at once (`WorkerPool+Reserve.swift`).
-    let reserveThreadLimit: Int
+    /// Reserve threads that may run at once, not counting those blocked in a Conveyor
+    /// wait (`WorkerPool+Reserve.swift`): max(8, CPUs) unless a test lowered it.
+    @inline(__always)
+    var reserveThreadLimit: Int { reserveLimit.load(ordering: .relaxed) }
+    /// `reserveThreadLimit`; lowered only by tests (`lowerReserveThreadLimit`).
+    let reserveLimit: Atomic<Int>
+    /// Reserve threads that may be alive at once, blocked or not.
+    @inline(__always)
+    var reserveThreadCeiling: Int { 4 * reserveThreadLimit }
     /// Reserve threads alive now (not counted in `liveThreads`).
     let reserveThreads = Atomic<Int>(0)
+    /// Reserve threads blocked in a Conveyor wait now (`willBlock`).
+    let blockedReserveThreads = Atomic<Int>(0)
     /// Reserve threads inside a job of the hand-off queue's back, where jobs that were not
     /// a blocked job's posts wait: at most `reserveThreadLimit - 1` (`reserveJob`).
     let reserveThreadsBehind = Atomic<Int>(0)
@@ -97,8 +106,8 @@ final class WorkerPool: @unchecked Sendable {
         cpuCount = ThreadInfo.cpuCount
         let cap = max(255, cpuCount * 4)
         threadCap = Atomic(cap)
-        reserveThreadLimit = max(8, cpuCount)
-        slotCapacity = cap + reserveThreadLimit
+        reserveLimit = Atomic(max(8, cpuCount))
+        slotCapacity = cap + 4 * max(8, cpuCount)
         injection = QoSBand.allCases.map { _ in Unmanaged.passRetained(InjectionQueue()) }
         slots = .allocate(capacity: slotCapacity)
         slots.initialize(repeating: 0, count: slotCapacity)
@@ -203,11 +212,26 @@ final class WorkerPool: @unchecked Sendable {
             inject(job)
             return
         }
-        if worker.local.push(job) {
-            notifyWorkAvailable()
-        } else {
-            inject(job)
+        if !worker.local.push(job) { pushSpillingOlderHalf(job, on: worker) }
+        notifyWorkAvailable()
+    }
+
+    /// Puts `job` on `worker`'s full ring (owner only) after moving the ring's older half,
+    /// in order, to the bands' shared queues, as Go's scheduler spills a full run queue.
+    ///
+    /// Not `job` itself to a shared queue: it is the newest post, the one its job most
+    /// likely waits for, and `willBlock` hands off only what the ring holds. A worker
+    /// whose ring a concurrent queue's drain had filled with items that post and wait took
+    /// one of them from elsewhere; its post went to the band's queue behind thousands of
+    /// such items, and at the cap every thread came to wait for posts queued there (a
+    /// reserve limit of 2: one run in 36 of `PostAndWaitTests`).
+    func pushSpillingOlderHalf(_ job: Job, on worker: Worker) {
+        for _ in 0..<LocalRunQueue.capacity / 2 {
+            guard let older = worker.local.pop() else { break }
+            inject(older)
         }
+        // Room now: only the owner pushes.
+        if !worker.local.push(job) { inject(job) }
     }
 
     /// Puts `job` on its band's shared queue and wakes a worker if needed.
