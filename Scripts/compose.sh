@@ -17,7 +17,8 @@
 #
 #   Scripts/compose.sh [--seconds N | --minutes N] [--first-seed S]
 #
-# Then Conveyor again for a third of the budget at a thread cap of 8 (`--thread-cap`).
+# Then Conveyor again for a third of the budget at low thread caps: half of it at a cap of
+# 8 (`--thread-cap`), half at a cap of 4 with two reserve threads (`--reserve-limit`).
 #
 # Fails when Conveyor fails. Dispatch's failures are printed and counted, not fatal: they
 # are libdispatch's own faults (README, "What is different from libdispatch on Linux"),
@@ -74,10 +75,15 @@ echo "== Conveyor"
 conveyor_status=$?
 # Conveyor only (libdispatch's cap is fixed): the same programs with a pool of at most 8
 # threads, so that ordinary programs reach the cap, its hand-offs and reserve threads, as
-# only crowds of hundreds do at the full cap. A third of the budget.
-low_cap_seconds=$(( total / 3 > 5 ? total / 3 : 5 ))
+# only crowds of hundreds do at the full cap; then at 4 threads with two reserve threads
+# running at once, where they all wait now and then. A third of the budget.
+low_cap_seconds=$(( total / 6 > 5 ? total / 6 : 5 ))
 echo "== Conveyor at a thread cap of 8, $low_cap_seconds s"
 "$bin/conveyor-compose" --seconds "$low_cap_seconds" --first-seed "$seed" --thread-cap 8
+low_cap_status=$?
+[ "$conveyor_status" -eq 0 ] && conveyor_status=$low_cap_status
+echo "== Conveyor at a thread cap of 4 and 2 reserve threads, $low_cap_seconds s"
+"$bin/conveyor-compose" --seconds "$low_cap_seconds" --first-seed "$seed" --thread-cap 4 --reserve-limit 2
 low_cap_status=$?
 [ "$conveyor_status" -eq 0 ] && conveyor_status=$low_cap_status
 

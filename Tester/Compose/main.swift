@@ -20,6 +20,8 @@
 //                    [--thread-cap N]          (Conveyor's build: a pool of at most N threads,
 //                                               so that programs reach the cap and its
 //                                               reserve threads, as crowds of hundreds do)
+//                    [--reserve-limit N]       (Conveyor's build: at most N reserve threads
+//                                               running at once, at least 2)
 //   conveyor-compose --seed S [--repeat R] [--only-threads 0,2]
 //                                               replays one program R times (with only
 //                                               some of its plain threads, to narrow it)
@@ -51,7 +53,7 @@ import Glibc
 }
 
 @Sendable func usage(_ message: String) -> Never {
-    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c] [--thread-cap N] | --seed S [--repeat R] [--only-threads I,J]")
+    printError("conveyor-compose: \(message)\nusage: [--seconds N | --minutes N] [--first-seed S] [--liveness S] [--api swift|c] [--thread-cap N] [--reserve-limit N] | --seed S [--repeat R] [--only-threads I,J]")
     exit(2)
 }
 
@@ -68,6 +70,7 @@ var liveness = 10.0
 var onlyThreads: [Int]? = nil
 var onlyAPI: Program.API? = nil
 var threadCap: Int? = nil
+var reserveLimit: Int? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let text = arguments.popFirst() else { usage("\(flag) needs a value") }
@@ -86,6 +89,10 @@ while let flag = arguments.popFirst() {
         let cap: Int = value(text, for: flag)
         guard cap >= 2 else { usage("--thread-cap needs at least 2 (a busy poster's opener needs a thread beside it)") }
         threadCap = cap
+    case "--reserve-limit":
+        let limit: Int = value(text, for: flag)
+        guard limit >= 2 else { usage("--reserve-limit needs at least 2 (one for jobs pushed behind, one for posts)") }
+        reserveLimit = limit
     default: usage("unknown option \(flag)")
     }
 }
@@ -142,14 +149,20 @@ while let flag = arguments.popFirst() {
     exit(failures.isEmpty ? 0 : 1)
 }
 
-if let threadCap {
+if threadCap != nil || reserveLimit != nil {
     #if CONVEYOR
     // Before any program submits work: threads started already would stay.
-    PoolTestingHooks.lowerThreadCap(to: threadCap)
-    print("thread cap lowered to \(PoolTestingHooks.threadCap)")
+    if let threadCap {
+        PoolTestingHooks.lowerThreadCap(to: threadCap)
+        print("thread cap lowered to \(PoolTestingHooks.threadCap)")
+    }
+    if let reserveLimit {
+        PoolTestingHooks.lowerReserveThreadLimit(to: reserveLimit)
+        print("reserve thread limit lowered to \(PoolTestingHooks.reserveThreadLimit)")
+    }
     #else
-    // libdispatch has no such setting (its Linux pool's cap is fixed at build time).
-    usage("--thread-cap is for Conveyor's build only")
+    // libdispatch has no such settings (its Linux pool's cap is fixed at build time).
+    usage("--thread-cap and --reserve-limit are for Conveyor's build only")
     #endif
 }
 
