@@ -79,8 +79,9 @@ final class Worker: @unchecked Sendable {
     // Guarded by the pool's lock.
     var isParked = false
     var hasThread = false
-    /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`); set
-    /// before the thread starts, read and cleared on that thread.
+    /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`):
+    /// written with the lock held (before the thread starts, when it leaves, or when it
+    /// failed to start), read without it only on that thread (`willBlock`).
     var isReserve = false
     /// Set while this reserve thread runs a job of the hand-off queue's back, holding one
     /// of the pool's turns for that (`WorkerPool.reserveJob`); its own thread only.
@@ -159,6 +160,8 @@ final class Worker: @unchecked Sendable {
         if heldLeavesGroup != nil { releaseHeldLeaves(unlessRunning: job) }
         if !canRun(job) {
             releaseHeldLeaves()
+            // Before leaving: the thread started for the job given back may need the turn.
+            releaseBehindTurn(pool: pool)
             // Invariant: work of a QoS never runs at the nice value of a lower QoS.
             // An unprivileged thread cannot lower its nice again, so the thread
             // that raised it for background work leaves the pool and gives the job

@@ -123,6 +123,9 @@ extension WorkerPool {
         worker.isBlocked = false
         worker.inConveyorWait.store(false, ordering: .relaxed)
         if worker.runsOvercommit.load(ordering: .relaxed) { overcommitCredit.wrappingAdd(1, ordering: .relaxed) }
+        // Between this and `running` rising, a claim may still see `running` without this
+        // thread and start a reserve thread that turns out not to be needed (within the
+        // limits, which count this one as running already); it exits finding nothing.
         if worker.isReserve { blockedReserveThreads.wrappingSubtract(1, ordering: .relaxed) }
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }

@@ -25,15 +25,17 @@ import Synchronization
 // thread may start. (Seen once in about thirty test runs: a thousand blocks that post to
 // one serial queue and wait; libdispatch hangs there at its 255 threads at once.)
 //
-// Invariant: handed-off work never waits for a thread while every pool thread waits. When
-// a start is refused at the cap, the hand-off queue holds work and no worker runs (or only
-// ones the watchdog found blocked), a reserve thread starts, up to `reserveThreadLimit` at
-// once, and at most all but one of them in jobs that were not a blocked job's posts (so
-// one is left for the post they wait for: `reserveJob`). Reserve threads blocked in a
-// Conveyor wait do not count, up to `reserveThreadCeiling` alive: a post can itself be a
-// waiter (a job posted 20,000 blocks that post and wait, and blocked), and with the last
-// reserve thread in one, its own post had no thread (at a reserve limit of 2, half the
-// runs of that test). It runs handed-off jobs and what they post (its LIFO slot and
+// Invariant: handed-off work never waits for a thread while every pool thread waits,
+// until `reserveThreadCeiling - 1` reserve threads wait in jobs pushed behind the posts
+// (then only posts get the last one). When a start is refused at the cap, the hand-off
+// queue holds work and no worker runs (or only ones the watchdog found blocked), a
+// reserve thread starts, up to `reserveThreadLimit` running at once. Reserve threads
+// blocked in a Conveyor wait do not count, up to `reserveThreadCeiling` alive: a post can
+// itself be a waiter (a job posted 20,000 blocks that post and wait, and blocked), and
+// with the last reserve thread in one, its own post had no thread (at a reserve limit of
+// 2, half the runs of that test). Of those alive, all but one at most run (or wait in)
+// jobs that were not a blocked job's posts, so one is left for the post they wait for
+// (`reserveJob`). It runs handed-off jobs and what they post (its LIFO slot and
 // ring), never the bands' shared queues (whose work, more waiters, is what the cap is
 // for: the test of an exhausted cap still sees new blocks wait), and exits when none is
 // left or other workers run again.
@@ -62,12 +64,16 @@ extension WorkerPool {
     /// `forStalledWork`: the watchdog handed off what a worker stuck inside one job held
     /// (`startReserveForStalledWork`); then whoever runs.
     func claimReserveWorkerIfStuck(forStalledWork: Bool = false) -> Worker? {
+        let reserve = reserveThreads.load(ordering: .relaxed)
         guard !handedOff.isEmpty,
               forStalledWork || running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
-              reserveThreads.load(ordering: .relaxed) - blockedReserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
-              reserveThreads.load(ordering: .relaxed) < reserveThreadCeiling,
-              // A thread that could take nothing would exit at once and ask again.
-              handedOff.holdsPosts || reserveThreadsBehind.load(ordering: .relaxed) < reserveThreadLimit - 1,
+              reserve - blockedReserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
+              reserve < reserveThreadCeiling,
+              // A thread that could take nothing would exit at once and ask again. A turn
+              // given back later is taken by the thread that gave it (it looks for its next
+              // job) or, if that one left, by the watchdog's tick, which claims again.
+              handedOff.holdsPosts
+                || reserveThreadsBehind.load(ordering: .relaxed) < reserveThreadCeiling - 1,
               let worker = claimThreadlessSlot() else { return nil }
         worker.hasThread = true
         worker.isReserve = true
@@ -93,12 +99,15 @@ extension WorkerPool {
     /// blocks posting to a serial queue at a cap of 4, one run in two).
     ///
     /// A job pushed behind only while another reserve thread could still start for posts
-    /// (`reserveThreadsBehind` below `reserveThreadLimit - 1`; the worker holds that turn
-    /// until the job returns, `isBehindTurnHeld`): posts first is not enough, since a
+    /// (`reserveThreadsBehind` below `reserveThreadCeiling - 1`; the worker holds that
+    /// turn until the job returns, `isBehindTurnHeld`): posts first is not enough, since a
     /// reserve thread that finds no post takes a job behind, and the post every waiter
     /// needs can come after all of them did. So it was: the eight reserve threads in
     /// waiters of a serial queue pushed behind, that queue's drain handed off after them
     /// with no thread left to take it (cap 4, about one full-suite run in five, busy).
+    /// Not `reserveThreadLimit - 1` turns: the job every waiter needs may itself be
+    /// behind (a drain in the older part of a blocked worker's ring), and with the turns
+    /// all held by blocked waiters it had no thread.
     func reserveJob(for worker: Worker) -> Job? {
         if let job = worker.takeLIFOJob(pool: self) { return job }
         if let job = worker.local.pop() { return job }
@@ -119,12 +128,12 @@ extension WorkerPool {
         return nil
     }
 
-    /// One of the `reserveThreadLimit - 1` turns to run a job pushed behind, if one is
+    /// One of the `reserveThreadCeiling - 1` turns to run a job pushed behind, if one is
     /// free. The count alone decides (compare-and-swap), so that no two reserve threads
     /// take the last turn.
     private func takeBehindTurn() -> Bool {
         var taken = reserveThreadsBehind.load(ordering: .relaxed)
-        while taken < reserveThreadLimit - 1 {
+        while taken < reserveThreadCeiling - 1 {
             let (exchanged, original) = reserveThreadsBehind.compareExchange(
                 expected: taken, desired: taken + 1, ordering: .relaxed)
             if exchanged { return true }
@@ -159,6 +168,15 @@ extension WorkerPool {
 }
 
 extension Worker {
+    /// Gives back the turn to run a job pushed behind that this reserve thread holds, if
+    /// any (`WorkerPool.reserveJob`). The caller looks for its next job right after, or
+    /// has given its job back (`exitPolite`, whose thread started for it may take it).
+    func releaseBehindTurn(pool: WorkerPool) {
+        guard isBehindTurnHeld else { return }
+        isBehindTurnHeld = false
+        pool.reserveThreadsBehind.wrappingSubtract(1, ordering: .relaxed)
+    }
+
     /// A reserve thread's life (`WorkerPool+Reserve.swift`): handed-off jobs and what they
     /// post, until none is left or other workers run again.
     func runAsReserve(pool: WorkerPool) {
@@ -166,12 +184,8 @@ extension Worker {
         isSearching = false
         while let job = pool.reserveJob(for: self) {
             // False: `exitPolite` gave the job back and took this thread out of the pool.
-            let ran = runFound(job, pool: pool)
-            if isBehindTurnHeld {
-                isBehindTurnHeld = false
-                pool.reserveThreadsBehind.wrappingSubtract(1, ordering: .relaxed)
-            }
-            guard ran else { return }
+            guard runFound(job, pool: pool) else { return }
+            releaseBehindTurn(pool: pool)
             if pool.hasSurplusWorkers { break }
         }
         pool.reserveDidExit(self)

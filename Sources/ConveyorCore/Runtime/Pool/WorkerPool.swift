@@ -50,10 +50,11 @@ final class WorkerPool: @unchecked Sendable {
     /// Reserve threads blocked in a Conveyor wait now (`willBlock`).
     let blockedReserveThreads = Atomic<Int>(0)
     /// Reserve threads inside a job of the hand-off queue's back, where jobs that were not
-    /// a blocked job's posts wait: at most `reserveThreadLimit - 1` (`reserveJob`).
+    /// a blocked job's posts wait, blocked in it or not: at most
+    /// `reserveThreadCeiling - 1` (`reserveJob`).
     let reserveThreadsBehind = Atomic<Int>(0)
-    /// Slots allocated: the first cap plus the reserve, so that a free slot exists for
-    /// every thread either limit allows.
+    /// Slots allocated: the first cap plus the first reserve ceiling, so that a free slot
+    /// exists for every thread the limits allow (they are only ever lowered).
     let slotCapacity: Int
     /// How long a parked thread waits for work before it exits.
     let idleTimeoutNanoseconds: Int64 = 10_000_000_000
@@ -199,8 +200,8 @@ final class WorkerPool: @unchecked Sendable {
         inject(job)
     }
 
-    /// Puts `job` on `worker`'s ring, where others may steal it (on the band's shared
-    /// queue when the ring is full), and wakes a worker if needed.
+    /// Puts `job` on `worker`'s ring, where others may steal it (moving the ring's older
+    /// half out when it is full: `pushSpillingOlderHalf`), and wakes a worker if needed.
     ///
     /// A job more important than the default band goes to its band's shared queue when
     /// the ring already holds work: the ring runs first in, first out, so behind default
@@ -217,18 +218,31 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Puts `job` on `worker`'s full ring (owner only) after moving the ring's older half,
-    /// in order, to the bands' shared queues, as Go's scheduler spills a full run queue.
+    /// in order, to the bands' shared queues, as Go's scheduler spills a full run queue;
+    /// a reserve thread's, to the hand-off queue as a batch of posts, since no reserve
+    /// thread looks at the bands' queues (`reserveJob`) and at the cap nothing else may run
+    /// them.
     ///
-    /// Not `job` itself to a shared queue: it is the newest post, the one its job most
+    /// Not `job` itself: from a running job it is that job's newest post, the one it most
     /// likely waits for, and `willBlock` hands off only what the ring holds. A worker
     /// whose ring a concurrent queue's drain had filled with items that post and wait took
     /// one of them from elsewhere; its post went to the band's queue behind thousands of
     /// such items, and at the cap every thread came to wait for posts queued there (a
     /// reserve limit of 2: one run in 36 of `PostAndWaitTests`).
     func pushSpillingOlderHalf(_ job: Job, on worker: Worker) {
-        for _ in 0..<LocalRunQueue.capacity / 2 {
-            guard let older = worker.local.pop() else { break }
-            inject(older)
+        var count = Int(LocalRunQueue.capacity / 2)
+        if worker.isReserve {
+            let next = { () -> Job? in
+                guard count > 0 else { return nil }
+                count -= 1
+                return worker.local.pop()
+            }
+            if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), next) { notifyWorkAvailable() }
+        } else {
+            while count > 0, let older = worker.local.pop() {
+                count -= 1
+                inject(older)
+            }
         }
         // Room now: only the owner pushes.
         if !worker.local.push(job) { inject(job) }
