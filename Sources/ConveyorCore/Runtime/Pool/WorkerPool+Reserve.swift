@@ -35,10 +35,10 @@ import Synchronization
 // with the last reserve thread in one, its own post had no thread (at a reserve limit of
 // 2, half the runs of that test). Of those alive, all but one at most run (or wait in)
 // jobs that were not a blocked job's posts, so one is left for the post they wait for
-// (`reserveJob`). It runs handed-off jobs and what they post (its LIFO slot and
-// ring), never the bands' shared queues (whose work, more waiters, is what the cap is
-// for: the test of an exhausted cap still sees new blocks wait), and exits when none is
-// left or other workers run again.
+// (`reserveJob`). A reserve thread runs handed-off jobs and what they post (its LIFO
+// slot and ring), never the bands' shared queues (whose work, more waiters, is what the
+// cap is for: the test of an exhausted cap still sees new blocks wait), and exits when
+// none is left that it may take or other workers run again.
 //
 // Nor does work that a running job posted wait, at the cap, for that job to return: when
 // the threads that are not waiting stay inside long jobs (a job posts a queue's drain,
@@ -59,7 +59,8 @@ extension WorkerPool {
     /// two workers to block, the second sees the first's hand-off and `running` at 0 (a
     /// reserve thread counts itself in `blockedReserveThreads` before, so that its own look
     /// sees the room it leaves). A reserve thread that exits looks at the hand-off queue
-    /// after leaving `running` (`reserveDidExit`). The watchdog's tick comes here too while work is visible.
+    /// after leaving `running` (`reserveDidExit`). The watchdog's tick comes here too
+    /// while work is visible.
     ///
     /// `forStalledWork`: the watchdog handed off what a worker stuck inside one job held
     /// (`startReserveForStalledWork`); then whoever runs.
