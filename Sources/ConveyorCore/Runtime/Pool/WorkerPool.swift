@@ -231,18 +231,15 @@ final class WorkerPool: @unchecked Sendable {
     /// reserve limit of 2: one run in 36 of `PostAndWaitTests`).
     func pushSpillingOlderHalf(_ job: Job, on worker: Worker) {
         var count = Int(LocalRunQueue.capacity / 2)
+        let nextOlder = { () -> Job? in
+            guard count > 0 else { return nil }
+            count -= 1
+            return worker.local.pop()
+        }
         if worker.isReserve {
-            let next = { () -> Job? in
-                guard count > 0 else { return nil }
-                count -= 1
-                return worker.local.pop()
-            }
-            if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), next) { notifyWorkAvailable() }
+            if handedOff.pushBatch(at: Clock.monotonicNanoseconds(), nextOlder) { notifyWorkAvailable() }
         } else {
-            while count > 0, let older = worker.local.pop() {
-                count -= 1
-                inject(older)
-            }
+            while let older = nextOlder() { inject(older) }
         }
         // Room now: only the owner pushes.
         if !worker.local.push(job) { inject(job) }
