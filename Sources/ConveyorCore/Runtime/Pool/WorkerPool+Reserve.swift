@@ -73,8 +73,7 @@ extension WorkerPool {
               // A thread that could take nothing would exit at once and ask again. A turn
               // given back later is taken by the thread that gave it (it looks for its next
               // job) or, if that one left, by the watchdog's tick, which claims again.
-              handedOff.holdsPosts
-                || reserveThreadsBehind.load(ordering: .relaxed) < reserveThreadCeiling - 1,
+              handedOff.holdsPosts || reserveThreadsBehind.load(ordering: .relaxed) < behindTurns,
               let worker = claimThreadlessSlot() else { return nil }
         worker.hasThread = true
         worker.isReserve = true
@@ -100,10 +99,10 @@ extension WorkerPool {
     /// blocks posting to a serial queue at a cap of 4, one run in two).
     ///
     /// A job pushed behind only while another reserve thread could still start for posts
-    /// (`reserveThreadsBehind` below `reserveThreadCeiling - 1`; the worker holds that
-    /// turn until the job returns, `isBehindTurnHeld`): posts first is not enough, since a
-    /// reserve thread that finds no post takes a job behind, and the post every waiter
-    /// needs can come after all of them did. So it was: the eight reserve threads in
+    /// (`reserveThreadsBehind` below `behindTurns`; the worker holds that turn until the
+    /// job returns, `isBehindTurnHeld`): posts first is not enough, since a reserve thread
+    /// that finds no post takes a job behind, and the post every waiter needs can come
+    /// after all of them did. So it was: the eight reserve threads in
     /// waiters of a serial queue pushed behind, that queue's drain handed off after them
     /// with no thread left to take it (cap 4, about one full-suite run in five, busy).
     /// Not `reserveThreadLimit - 1` turns: the job every waiter needs may itself be
@@ -129,12 +128,11 @@ extension WorkerPool {
         return nil
     }
 
-    /// One of the `reserveThreadCeiling - 1` turns to run a job pushed behind, if one is
-    /// free. The count alone decides (compare-and-swap), so that no two reserve threads
-    /// take the last turn.
+    /// One of the `behindTurns` turns to run a job pushed behind, if one is free. The count
+    /// alone decides (compare-and-swap), so that no two reserve threads take the last one.
     private func takeBehindTurn() -> Bool {
         var taken = reserveThreadsBehind.load(ordering: .relaxed)
-        while taken < reserveThreadCeiling - 1 {
+        while taken < behindTurns {
             let (exchanged, original) = reserveThreadsBehind.compareExchange(
                 expected: taken, desired: taken + 1, ordering: .relaxed)
             if exchanged { return true }

@@ -50,9 +50,13 @@ final class WorkerPool: @unchecked Sendable {
     /// Reserve threads blocked in a Conveyor wait now (`willBlock`).
     let blockedReserveThreads = Atomic<Int>(0)
     /// Reserve threads inside a job of the hand-off queue's back, where jobs that were not
-    /// a blocked job's posts wait, blocked in it or not: at most
-    /// `reserveThreadCeiling - 1` (`reserveJob`).
+    /// a blocked job's posts wait, blocked in it or not: at most `behindTurns`
+    /// (`reserveJob`).
     let reserveThreadsBehind = Atomic<Int>(0)
+    /// How many reserve threads may run (or wait in) jobs pushed behind the posts: all but
+    /// one of those the ceiling allows, so that one is left for posts.
+    @inline(__always)
+    var behindTurns: Int { reserveThreadCeiling - 1 }
     /// Slots allocated: the first cap plus the first reserve ceiling, so that a free slot
     /// exists for every thread the limits allow (they are only ever lowered).
     let slotCapacity: Int
