@@ -117,9 +117,8 @@ final class DescriptorMonitor: SourceMonitor, @unchecked Sendable {
         source.lock.lock()
         if finished { isFinished = true }
         source.accumulateLocked(value)
-        let target = source.scheduleIfNeededLocked()
+        source.scheduleDeliveryLocked()
         source.lock.unlock()
-        if let target { source.startDelivery(on: target) }
     }
 
     /// `data` for an fd epoll cannot watch: bytes to the end of the file for reading, 1

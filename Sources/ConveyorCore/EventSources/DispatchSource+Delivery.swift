@@ -16,7 +16,7 @@
 // A source owns one delivery job. `state.isScheduled` says the job is on the target queue
 // or running; only the thread that sets it enqueues the job, so the handlers of one
 // source never run at the same time, whatever the target. While scheduled the source
-// holds one extra reference on itself (taken in `startDelivery`, dropped when the job
+// holds one extra reference on itself (taken in `scheduleDeliveryLocked`, dropped when the job
 // ends), so a delivery in flight keeps it alive.
 //
 // The job makes one pass, as libdispatch's source invoke does (`runDelivery`): the
@@ -45,9 +45,8 @@ extension DispatchSource {
     func merge(_ value: UInt) {
         lock.lock()
         accumulateLocked(value)
-        let target = scheduleIfNeededLocked()
+        scheduleDeliveryLocked()
         lock.unlock()
-        if let target { startDelivery(on: target) }
     }
 
     /// `add(data:)`, `or(data:)`, `replace(data:)` (`rule` names the call): merged by the
@@ -105,18 +104,30 @@ extension DispatchSource {
     /// held.
     var handlerBandLocked: QoSBand { eventHandler?.band ?? targetQueue.band }
 
-    /// Marks the delivery job scheduled if a handler is due and may start, and returns
-    /// the queue to put it on; the caller then calls `startDelivery(on:)` after unlocking.
-    func scheduleIfNeededLocked() -> DispatchQueue? {
-        guard !state.isScheduled, hasWorkLocked, canDeliverLocked else { return nil }
+    /// Puts the delivery job on the target queue if a handler is due and may start and the
+    /// job is not there or running already; the source holds itself while it is. Lock
+    /// held.
+    ///
+    /// The job is enqueued before the lock goes, not after: a `cancel()` that finds it
+    /// scheduled queues nothing and returns, and a `sync` on a serial target made after
+    /// that must find the job ahead of it (its pass runs the cancel handler). Enqueued
+    /// after the unlock, the job could land behind that `sync` (found by the composition
+    /// tester: a delivery going back on its queue for an event merged meanwhile). Safe
+    /// under the lock: enqueueing runs no user code and takes no source's lock.
+    func scheduleDeliveryLocked() {
+        guard !state.isScheduled, hasWorkLocked, canDeliverLocked else { return }
         state.isScheduled = true
         deliveryJob.band = handlerBandLocked
-        return targetQueue
+        _ = retainedForPublishing(self)
+        enqueueDeliveryLocked(on: targetQueue)
     }
 
-    /// Puts the delivery job on `target`, holding the source while it is there.
-    func startDelivery(on target: DispatchQueue) {
-        _ = retainedForPublishing(self)
+    /// Puts the scheduled delivery job on `target` (lock held: see
+    /// `scheduleDeliveryLocked`).
+    private func enqueueDeliveryLocked(on target: DispatchQueue) {
+        #if DEBUG
+        Self.beforeDeliveryEnqueue?(self)
+        #endif
         target.enqueue(deliveryJob)
     }
 
@@ -178,9 +189,10 @@ extension DispatchSource {
         }
         if hasWorkLocked {
             deliveryJob.band = handlerBandLocked
-            let target = targetQueue
+            // Before the unlock, as `scheduleDeliveryLocked` says why; the reference taken
+            // there goes along.
+            enqueueDeliveryLocked(on: targetQueue)
             lock.unlock()
-            target.enqueue(deliveryJob)   // the reference taken in startDelivery goes along
         } else {
             finishDeliveryLocked()
         }

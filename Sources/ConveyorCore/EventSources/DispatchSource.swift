@@ -103,9 +103,8 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         let install = monitor != nil && !state.isCancelRequested
         state.isInstalling = install
         if !state.isCancelRequested && registrationHandler != nil { state.needsRegistration = true }
-        let target = install ? nil : scheduleIfNeededLocked()
+        if !install { scheduleDeliveryLocked() }
         lock.unlock()
-        if let target { startDelivery(on: target) }
         guard install, let monitor else { return }
 
         monitor.install(for: self)
@@ -115,9 +114,8 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         lock.lock()
         state.isInstalling = false
         state.isInstalled = true
-        let readyTarget = scheduleIfNeededLocked()
+        scheduleDeliveryLocked()
         lock.unlock()
-        if let readyTarget { startDelivery(on: readyTarget) }
     }
 
     #if DEBUG
@@ -125,6 +123,11 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
     /// source's `isInstalled`, so that a test can land a call in that window every time.
     /// Set only in a test's child process, before its first source is activated.
     nonisolated(unsafe) static var afterMonitorInstall: ((DispatchSource) -> Void)?
+
+    /// Debug builds only: called just before the delivery job is put on the target queue,
+    /// with the source's lock held, so that a test can try to land a `cancel()` and a
+    /// `sync` there. Set only in a test's child process.
+    nonisolated(unsafe) static var beforeDeliveryEnqueue: ((DispatchSource) -> Void)?
     #endif
 
     /// Suspends the delivery of events; they are merged meanwhile. Calls nest.
@@ -153,9 +156,8 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         if state.suspendCount == 0 && !state.isInactive {
             monitor?.sourceDidResumeLocked(self)
         }
-        let target = scheduleIfNeededLocked()
+        scheduleDeliveryLocked()
         lock.unlock()
-        if let target { startDelivery(on: target) }
     }
 
     /// Sets the queue the handlers run on (nil: the default global queue). Best before
@@ -190,17 +192,15 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
         let uninstall = state.isInstalled
         state.isInstalled = false
         if !uninstall { state.isTornDown = true }
-        let target = scheduleIfNeededLocked()
+        scheduleDeliveryLocked()
         lock.unlock()
-        if let target { startDelivery(on: target) }
         guard uninstall, let monitor else { return }
 
         monitor.uninstall(for: self)
         lock.lock()
         state.isTornDown = true
-        let lastTarget = scheduleIfNeededLocked()
+        scheduleDeliveryLocked()
         lock.unlock()
-        if let lastTarget { startDelivery(on: lastTarget) }
     }
 
     /// Replaces a handler. Event and cancel handlers may change at any time (the change
@@ -210,7 +210,6 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
     /// they could never run.
     func setHandler(_ which: SourceHandlerKind, _ handler: SourceHandler?) {
         var previous: SourceHandler?
-        var target: DispatchQueue?
         lock.lock()
         if state.isCancelDelivered {
             lock.unlock()
@@ -229,11 +228,10 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
             registrationHandler = handler
             if !state.isInactive && !state.isCancelRequested {
                 state.needsRegistration = handler != nil
-                target = scheduleIfNeededLocked()
+                scheduleDeliveryLocked()
             }
         }
         lock.unlock()
-        if let target { startDelivery(on: target) }
         withExtendedLifetime(previous) {}  // released outside the lock: it may free a source
     }
 }

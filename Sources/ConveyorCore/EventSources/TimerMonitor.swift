@@ -188,9 +188,8 @@ final class TimerMonitor: SourceMonitor, @unchecked Sendable {
         } else {
             EventLoop.shared.rescheduleTimer(handle, deadline: nextDeadline, leeway: leeway)
         }
-        let target = source.scheduleIfNeededLocked()
+        source.scheduleDeliveryLocked()
         source.lock.unlock()
-        if let target { source.startDelivery(on: target) }
     }
 
     /// `deadline + count * interval`, saturating at `.max` (never).
