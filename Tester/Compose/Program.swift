@@ -153,6 +153,9 @@ struct Program: Sendable {
         /// blocks of `from`, its event handler replaced after `replaceHandlerAfter` merges
         /// (Swift API, plain threads; DataMerges.swift).
         case dataMerges(queue: Int, kind: DataKind, merges: Int, from: Int?, replaceHandlerAfter: Int?)
+        /// Signal sources of one of `testSignals` on a queue, sent that signal by the
+        /// thread or by blocks of another queue (Swift API, plain threads).
+        case signals(queue: Int, signal: Int, sources: Int, rounds: Int, raiseFrom: Int?, suspendFirst: Bool)
     }
 
     let seed: UInt64
@@ -349,6 +352,7 @@ extension Program {
         threads = threads.map { Program.givingQoS($0, &classes) }
         threads = Program.addingWaits(to: threads, seed: seed, queues: queues)
         threads = Program.addingDataMerges(to: threads, seed: seed, queues: queues, api: api)
+        threads = Program.addingSignals(to: threads, seed: seed, queues: queues, api: api)
         self.queues = queues
         self.threads = threads
     }

@@ -99,6 +99,10 @@ extension Program: CustomStringConvertible {
         case let .dataMerges(queue, kind, merges, from, replaceAfter):
             lines.append(indent + "\(kind) data source(q\(queue)), \(merges) merges" + (from.map { " from blocks of q\($0)" } ?? "")
                          + (replaceAfter.map { ", event handler replaced after \($0)" } ?? "") + ", wait for all, cancel")
+        case let .signals(queue, signal, sources, rounds, raiseFrom, suspendFirst):
+            lines.append(indent + "\(sources) x signalSource(signal \(Program.testSignals[signal]), q\(queue))"
+                         + (suspendFirst ? ", the first suspended" : "") + ", \(rounds) x kill"
+                         + (raiseFrom.map { " from a block of q\($0)" } ?? "") + ", each awaited" + (suspendFirst ? ", resume" : "") + ", cancel")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

@@ -147,6 +147,9 @@ extension Runner {
             semaphoreLimit(q, value: value, members: members, timed: timed, from: submitter)
         case let .dataMerges(q, kind, merges, from, replaceAfter):
             dataMerges(q, kind: kind, merges: merges, from: from, replaceHandlerAfter: replaceAfter, from: submitter)
+        case let .signals(q, signal, sources, rounds, raiseFrom, suspendFirst):
+            signals(q, signal: Program.testSignals[signal], sources: sources, rounds: rounds, raiseFrom: raiseFrom,
+                    suspendFirst: suspendFirst, from: submitter)
         case let .semaphore(q):
             let semaphore = DispatchSemaphore(value: 0)
             let order = submitter.order(q, in: program)

@@ -175,5 +175,8 @@ let options = Options(seconds: seconds, firstSeed: firstSeed, replay: replay, re
                       onlyThreads: onlyThreads, onlyAPI: onlyAPI)
 // A crash prints the seed of the program it hit (the backtrace alone does not say).
 compose_crash_note_install()
+// The signals the `signals` op sends: ignored, so that one that arrives while no source
+// watches it (a source's signal merged late, another thread's) ends nothing.
+for signal in Program.testSignals { _ = Glibc.signal(signal, SIG_IGN) }
 _ = startThread { drive(options) }
 dispatchMain()

@@ -188,6 +188,49 @@ private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
         }
     }
 
+    /// A signal the program left at its default action ends the process once its last
+    /// source is cancelled, as before the source existed (README "What is different":
+    /// libdispatch's handler stays and swallows it for the rest of the run).
+    @Test func theDefaultActionIsBackAfterTheLastCancel() async {
+        await #expect(processExitsWith: .signal(SIGUSR2)) {
+            exit(onThreadWithSignalUnblocked(SIGUSR2) {
+                let first = WatchedSignalSource(SIGUSR2)
+                let second = WatchedSignalSource(SIGUSR2)
+                raise(SIGUSR2)
+                guard first.fired(), second.fired() else { return 2 }
+                guard first.cancelled() else { return 3 }
+                raise(SIGUSR2)   // the second source still watches: the process lives
+                guard second.fired() else { return 4 }
+                guard second.cancelled() else { return 5 }
+                raise(SIGUSR2)   // ends the process
+                return 6
+            })
+        }
+    }
+
+    /// A source suspended before its activation counts the signals sent from `activate()`
+    /// on and delivers them at its resume (libdispatch starts watching only at the resume,
+    /// README "What is different"); its registration handler comes first.
+    @Test func aSourceSuspendedBeforeActivationCountsFromActivate() async {
+        await #expect(processExitsWith: .success) {
+            signal(SIGUSR1, SIG_IGN)
+            let queue = DispatchQueue(label: "suspended-signal")
+            let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: queue)
+            let handled = DispatchSemaphore(value: 0)
+            let order = Mutex<[String]>([])
+            source.setRegistrationHandler { order.withLock { $0.append("registered") } }
+            source.setEventHandler { order.withLock { $0.append("event \(source.data)") }; handled.signal() }
+            source.suspend()
+            source.activate()
+            kill(getpid(), SIGUSR1)
+            // Nothing is delivered while the source is suspended.
+            guard handled.wait(timeout: .now() + 0.2) == .timedOut else { exit(2) }
+            source.resume()
+            guard handled.wait(timeout: .now() + 30) == .success else { exit(3) }
+            exit(order.withLock { $0 } == ["registered", "event 1"] ? 0 : 4)
+        }
+    }
+
     /// SIGCHLD ignored by the program: a source still sees it, children are still reaped by
     /// the kernel while the source exists, and SIG_IGN is back after the cancel.
     @Test func sigchldSourceKeepsAutomaticReaping() async {

@@ -1,0 +1,186 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if CONVEYOR
+import Conveyor
+#else
+import Dispatch
+#endif
+import Glibc
+
+extension Program {
+    /// The signals the `signals` op raises; the tester ignores both from its start (both
+    /// libraries), so a signal raised while no source watches it ends nothing.
+    static let testSignals: [Int32] = [SIGUSR1, SIGUSR2]
+
+    /// `threads` with signal sources (Swift API, plain threads: they wait), from a stream
+    /// of their own (seeds keep their programs). Several plain threads may watch the same
+    /// signal at once: their sources come and go while the others' signals arrive.
+    static func addingSignals(to threads: [[Op]], seed: UInt64, queues: [Queue], api: API) -> [[Op]] {
+        guard api == .swift else { return threads }
+        var random = SeededRandom(seed: seed ^ 0x5349_474E_414C)
+        let eligible = queues.filter { !$0.main }.map(\.index)
+        var threads = threads
+        for index in threads.indices where random.percent(20) {
+            let op = Op.signals(queue: eligible[random.below(eligible.count)], signal: random.below(testSignals.count),
+                                sources: random.within(1...3), rounds: random.within(1...4),
+                                raiseFrom: random.percent(50) ? eligible[random.below(eligible.count)] : nil,
+                                suspendFirst: random.percent(40))
+            threads[index].insert(op, at: random.below(threads[index].count + 1))
+        }
+        return threads
+    }
+}
+
+extension Runner {
+    /// Signal sources on `q` (`Program.Op.signals`): `sources` sources of one signal, the
+    /// first of them suspended for the whole op when `suspendFirst`; then `rounds` times
+    /// the signal is sent to the process (`kill`), by this thread or by a block of
+    /// `raiseFrom`, and every running source's handler must see it (a later event than
+    /// the last before the send) within the liveness bound. The kernel merges signals that
+    /// arrive while one is pending, other plain threads send the same signal, so no count
+    /// is exact; each event must carry at least one. After the suspended source's resume,
+    /// one more signal must reach every source. Then each is cancelled: its cancel handler
+    /// runs once, after every event handler.
+    func signals(_ q: Int, signal: Int32, sources count: Int, rounds: Int, raiseFrom: Int?, suspendFirst: Bool,
+                 from submitter: Submitter) {
+        let what = "signal \(signal)'s sources on q\(q)"
+        let progress = makeSemaphore(0)
+        let records = (0..<count).map { _ in SignalRecord() }
+        // The toolchain's source types are not Sendable (Conveyor's are); each handler
+        // reads its own source, one at a time.
+        final class Box: @unchecked Sendable { let source: any DispatchSourceSignal; init(_ source: any DispatchSourceSignal) { self.source = source } }
+        let boxes = records.indices.map { index in Box(DispatchSource.makeSignalSource(signal: signal, queue: queues[q])) }
+        let checker = checker
+        for (index, box) in boxes.enumerated() {
+            let record = records[index]
+            let label = "\(what): source \(index)"
+            /// A handler checked as a block of `q`: `body`, then `after` once it has left.
+            func handler(_ kind: String, _ body: @escaping @Sendable () -> Void,
+                         after: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+                { [self] in
+                    enterBlock(q, what: "\(label): \(kind) handler")
+                    body()
+                    checker.leave(q, barrier: false)
+                    after()
+                }
+            }
+            box.source.setEventHandler(handler: handler("event", { record.event(box.source.data, checker, what: label) },
+                                                        after: progress.signal))
+            box.source.setRegistrationHandler(handler: handler("registration", { record.registered(checker, what: label) },
+                                                               after: progress.signal))
+            checker.expect()
+            box.source.setCancelHandler(handler: handler("cancel", { record.cancelled(checker, what: label) },
+                                                         after: { checker.done() }))
+            if index == 0 && suspendFirst { box.source.suspend() }
+            box.source.activate()
+        }
+        let running = suspendFirst ? Array(records.dropFirst()) : records
+        /// Waits until `reached` holds, within the liveness bound; fails saying `why` if not.
+        func awaitUntil(_ why: String, _ reached: () -> Bool) -> Bool {
+            let deadline = monotonicNanoseconds() + Int(liveness * 1e9)
+            while !reached() {
+                let left = deadline - monotonicNanoseconds()
+                if left <= 0 {
+                    checker.fail("\(what): \(why) within \(liveness) s (events: "
+                                 + records.map { "\($0.events)\($0.isRegistered ? "" : " unregistered")" }.joined(separator: ", ") + ")")
+                    return false
+                }
+                _ = progress.wait(max(1, left / 1_000))
+            }
+            return true
+        }
+        /// Waits until every record in `watched` has seen an event after `before`.
+        func awaitEvents(_ watched: [SignalRecord], after before: [Int], _ why: String) -> Bool {
+            awaitUntil("\(why), not every source saw it") { !zip(watched, before).contains { $0.events <= $1 } }
+        }
+        // libdispatch watches for the signal once a source's registration is done, which
+        // its registration handler tells (asynchronously, after `activate()`): a signal
+        // sent earlier may reach some sources and not others.
+        guard awaitUntil("the registration handlers did not all run", { running.allSatisfy(\.isRegistered) }) else {
+            for box in boxes { box.source.cancel() }
+            if suspendFirst { boxes[0].source.resume() }
+            return
+        }
+        for round in 1...rounds {
+            let before = running.map(\.events)
+            if let raiseFrom {
+                let order = submitter.order(raiseFrom, in: program)
+                checker.expect()
+                queues[raiseFrom].async { [self] in
+                    runBlock(raiseFrom, barrier: false, what: "a block sending \(what) their signal", order: order) { _ in
+                        kill(getpid(), signal)
+                    }
+                }
+            } else {
+                kill(getpid(), signal)
+            }
+            if !awaitEvents(running, after: before, "signal sent in round \(round) of \(rounds)") { break }
+        }
+        if suspendFirst {
+            // libdispatch starts watching for a source suspended before its activation
+            // only at its resume: the signals sent before may never reach it (Conveyor
+            // counts them from the activation, README "What is different"). One sent
+            // after the resume must reach every source.
+            boxes[0].source.resume()
+            if awaitUntil("the resumed source's registration handler did not run", { records[0].isRegistered }) {
+                let before = records.map(\.events)
+                kill(getpid(), signal)
+                _ = awaitEvents(records, after: before, "signal sent after the first source's resume")
+            }
+        }
+        for box in boxes { box.source.cancel() }
+        progress.release()
+    }
+}
+
+/// What one signal source's handlers saw.
+final class SignalRecord: @unchecked Sendable {
+    private struct State {
+        var events = 0
+        var registered = false
+        var cancelled = false
+    }
+    private let state = Locked(State())
+
+    /// The events handled so far.
+    var events: Int { state.withLock { $0.events } }
+
+    /// Whether the registration handler ran.
+    var isRegistered: Bool { state.withLock { $0.registered } }
+
+    func registered(_ checker: Checker, what: String) {
+        state.withLock { state in
+            if state.registered { checker.fail("\(what): the registration handler ran twice") }
+            if state.events > 0 { checker.fail("\(what): the registration handler ran after an event handler") }
+            if state.cancelled { checker.fail("\(what): the registration handler ran after the cancel handler") }
+            state.registered = true
+        }
+    }
+
+    func event(_ data: UInt, _ checker: Checker, what: String) {
+        state.withLock { state in
+            if state.cancelled { checker.fail("\(what): an event handler ran after the cancel handler") }
+            if data == 0 { checker.fail("\(what): an event with no signal") }
+            if !state.registered { checker.fail("\(what): an event handler ran before the registration handler") }
+            state.events += 1
+        }
+    }
+
+    func cancelled(_ checker: Checker, what: String) {
+        state.withLock { state in
+            if state.cancelled { checker.fail("\(what): the cancel handler ran twice") }
+            state.cancelled = true
+        }
+    }
+}
