@@ -80,12 +80,8 @@ extension Runner {
         }
         source.setEventHandler(handler: handler(0))
         checker.expect()
-        source.setCancelHandler { [self] in
-            enterBlock(q, what: "\(what): cancel handler")
-            record.cancelled(checker, what: what)
-            checker.leave(q, barrier: false)
-            checker.done()
-        }
+        source.setCancelHandler(handler: checkedHandler(q, what: "\(what): cancel handler", { [checker] in record.cancelled(checker, what: what) },
+                                                        after: { [checker] in checker.done() }))
         source.activate()
         // Both libraries' source class conforms to all three protocols: cast by the kind.
         let merge: @Sendable (UInt) -> Void = { value in

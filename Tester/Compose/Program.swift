@@ -156,6 +156,10 @@ struct Program: Sendable {
         /// Signal sources of one of `testSignals` on a queue, sent that signal by the
         /// thread or by blocks of another queue (Swift API, plain threads).
         case signals(queue: Int, signal: Int, sources: Int, rounds: Int, raiseFrom: Int?, suspendFirst: Bool)
+        /// A repeating timer on a serial queue given a new schedule while it runs, from a
+        /// block of the queue or its handler (Swift API, plain threads).
+        case reschedule(queue: Int, firstMicroseconds: Int, ticksBefore: Int, secondMicroseconds: Int, ticksAfter: Int,
+                        from: RescheduleFrom)
     }
 
     let seed: UInt64
@@ -353,6 +357,7 @@ extension Program {
         threads = Program.addingWaits(to: threads, seed: seed, queues: queues)
         threads = Program.addingDataMerges(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingSignals(to: threads, seed: seed, queues: queues, api: api)
+        threads = Program.addingReschedules(to: threads, seed: seed, queues: queues, api: api)
         self.queues = queues
         self.threads = threads
     }

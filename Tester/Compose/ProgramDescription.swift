@@ -103,6 +103,10 @@ extension Program: CustomStringConvertible {
             lines.append(indent + "\(sources) x signalSource(signal \(Program.testSignals[signal]), q\(queue))"
                          + (suspendFirst ? ", the first suspended" : "") + ", \(rounds) x kill"
                          + (raiseFrom.map { " from a block of q\($0)" } ?? "") + ", each awaited" + (suspendFirst ? ", resume" : "") + ", cancel")
+        case let .reschedule(queue, first, before, second, after, place):
+            lines.append(indent + "timer(q\(queue), every \(first) us), after \(before) events schedule(every \(second) us) from "
+                         + ["a block of q\(queue)", "its handler", "a block of q\(queue), suspended around it"][place.rawValue]
+                         + ", cancel after \(after) fires")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

@@ -222,6 +222,18 @@ final class Runner: @unchecked Sendable {
         checker.done()
     }
 
+    /// A source handler checked as a block of `q`: `enterBlock`, `body`, leave, then
+    /// `after` (once the checker has seen it leave).
+    func checkedHandler(_ q: Int, what: String, _ body: @escaping @Sendable () -> Void,
+                        after: @escaping @Sendable () -> Void = {}) -> @Sendable () -> Void {
+        { [self] in
+            enterBlock(q, what: what)
+            body()
+            checker.leave(q, barrier: false)
+            after()
+        }
+    }
+
     func perform(_ ops: [Program.Op], from submitter: Submitter) {
         for op in ops { perform(op, from: submitter, onPlainThread: false) }
     }

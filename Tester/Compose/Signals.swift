@@ -65,15 +65,9 @@ extension Runner {
         for (index, box) in boxes.enumerated() {
             let record = records[index]
             let label = "\(what): source \(index)"
-            /// A handler checked as a block of `q`: `body`, then `after` once it has left.
             func handler(_ kind: String, _ body: @escaping @Sendable () -> Void,
                          after: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-                { [self] in
-                    enterBlock(q, what: "\(label): \(kind) handler")
-                    body()
-                    checker.leave(q, barrier: false)
-                    after()
-                }
+                checkedHandler(q, what: "\(label): \(kind) handler", body, after: after)
             }
             box.source.setEventHandler(handler: handler("event", { record.event(box.source.data, checker, what: label) },
                                                         after: progress.signal))

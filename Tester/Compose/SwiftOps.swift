@@ -150,6 +150,9 @@ extension Runner {
         case let .signals(q, signal, sources, rounds, raiseFrom, suspendFirst):
             signals(q, signal: Program.testSignals[signal], sources: sources, rounds: rounds, raiseFrom: raiseFrom,
                     suspendFirst: suspendFirst, from: submitter)
+        case let .reschedule(q, first, before, second, after, place):
+            reschedule(q, firstMicroseconds: first, ticksBefore: before, secondMicroseconds: second, ticksAfter: after,
+                       from: place, submitter: submitter)
         case let .semaphore(q):
             let semaphore = DispatchSemaphore(value: 0)
             let order = submitter.order(q, in: program)
