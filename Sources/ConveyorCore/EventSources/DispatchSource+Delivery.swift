@@ -16,8 +16,8 @@
 // A source owns one delivery job. `state.isScheduled` says the job is on the target queue
 // or running; only the thread that sets it enqueues the job, so the handlers of one
 // source never run at the same time, whatever the target. While scheduled the source
-// holds one extra reference on itself (taken in `scheduleDeliveryLocked`, dropped when the job
-// ends), so a delivery in flight keeps it alive.
+// holds one extra reference on itself (taken in `scheduleDeliveryLocked`, dropped when
+// the job ends), so a delivery in flight keeps it alive.
 //
 // The job makes one pass, as libdispatch's source invoke does (`runDelivery`): the
 // registration handler, then the cancel handler or one event handler call, then a cancel
@@ -113,7 +113,9 @@ extension DispatchSource {
     /// that must find the job ahead of it (its pass runs the cancel handler). Enqueued
     /// after the unlock, the job could land behind that `sync` (found by the composition
     /// tester: a delivery going back on its queue for an event merged meanwhile). Safe
-    /// under the lock: enqueueing runs no user code and takes no source's lock.
+    /// under the lock: enqueueing runs no user code, takes no source's lock, and the
+    /// locks it may take (the pool's, the hand-off queue's) are never held by a thread
+    /// that waits for a source's lock. It may start a pool thread.
     func scheduleDeliveryLocked() {
         guard !state.isScheduled, hasWorkLocked, canDeliverLocked else { return }
         state.isScheduled = true
@@ -190,9 +192,13 @@ extension DispatchSource {
         if hasWorkLocked {
             deliveryJob.band = handlerBandLocked
             // Before the unlock, as `scheduleDeliveryLocked` says why; the reference taken
-            // there goes along.
+            // there goes along. Once the job is queued another worker may run its next
+            // pass as soon as the lock is free and drop that reference, the source's last:
+            // this pass holds one of its own until its unlock is done.
+            let pass = Unmanaged.passRetained(self)
             enqueueDeliveryLocked(on: targetQueue)
             lock.unlock()
+            pass.release()
         } else {
             finishDeliveryLocked()
         }

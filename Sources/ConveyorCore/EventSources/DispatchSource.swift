@@ -40,7 +40,8 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
     /// What watches the kernel; nil for user-data sources.
     let monitor: (any SourceMonitor)?
     /// Guards everything marked "guarded" below. Never held while user code or a
-    /// blocking runtime call (`cancelTimer`, `unregister`) runs.
+    /// blocking runtime call (`cancelTimer`, `unregister`) runs; held while the delivery
+    /// job is enqueued (`scheduleDeliveryLocked`, which may start a pool thread).
     let lock = FutexLock()
     /// Serializes activation, cancellation and timer scheduling, which install or remove
     /// monitors (and may wait for the event thread). Event-thread callbacks never take it.
@@ -126,7 +127,8 @@ public class DispatchSource: DispatchObject, @unchecked Sendable, DispatchSource
 
     /// Debug builds only: called just before the delivery job is put on the target queue,
     /// with the source's lock held, so that a test can try to land a `cancel()` and a
-    /// `sync` there. Set only in a test's child process.
+    /// `sync` before the job is queued (which the lock now prevents: the `cancel()` waits
+    /// for it). Set only in a test's child process.
     nonisolated(unsafe) static var beforeDeliveryEnqueue: ((DispatchSource) -> Void)?
     #endif
 
