@@ -22,23 +22,33 @@ extension Program {
     /// How a `dataMerges` source combines what is merged into it.
     enum DataKind: Int, Sendable, CaseIterable { case add, or, replace }
 
-    /// `threads` with user-data sources fed by merges (Swift API, plain threads: they
-    /// wait), from a stream of their own (seeds keep their programs).
-    static func addingDataMerges(to threads: [[Op]], seed: UInt64, queues: [Queue], api: API) -> [[Op]] {
+    /// `threads` with an op that `make` draws put at a random place of some of them (each
+    /// with the chance `percent`), from a stream of its own (`salt`), so that adding a kind
+    /// of op keeps the programs of earlier seeds. Swift API programs only: the plain
+    /// threads wait in these ops.
+    static func inserting(into threads: [[Op]], seed: UInt64, salt: UInt64, percent: Int, api: API,
+                          _ make: (inout SeededRandom) -> Op) -> [[Op]] {
         guard api == .swift else { return threads }
-        var random = SeededRandom(seed: seed ^ 0x4D45_5247_4553)
-        let eligible = queues.filter { !$0.main }.map(\.index)
+        var random = SeededRandom(seed: seed ^ salt)
         var threads = threads
-        for index in threads.indices where random.percent(25) {
+        for index in threads.indices where random.percent(percent) {
+            let op = make(&random)
+            threads[index].insert(op, at: random.below(threads[index].count + 1))
+        }
+        return threads
+    }
+
+    /// `threads` with user-data sources fed by merges (see `inserting`).
+    static func addingDataMerges(to threads: [[Op]], seed: UInt64, queues: [Queue], api: API) -> [[Op]] {
+        let eligible = queues.filter { !$0.main }.map(\.index)
+        return inserting(into: threads, seed: seed, salt: 0x4D45_5247_4553, percent: 25, api: api) { random in
             let kind = DataKind.allCases[random.below(DataKind.allCases.count)]
             let merges = random.within(1...40)
             // Replace sources keep the last value merged: only one merger keeps an order.
             let from: Int? = kind != .replace && random.percent(60) ? eligible[random.below(eligible.count)] : nil
-            let op = Op.dataMerges(queue: eligible[random.below(eligible.count)], kind: kind, merges: merges, from: from,
-                                   replaceHandlerAfter: random.percent(50) ? random.below(merges + 1) : nil)
-            threads[index].insert(op, at: random.below(threads[index].count + 1))
+            return Op.dataMerges(queue: eligible[random.below(eligible.count)], kind: kind, merges: merges, from: from,
+                                 replaceHandlerAfter: random.percent(50) ? random.below(merges + 1) : nil)
         }
-        return threads
     }
 }
 

@@ -160,6 +160,9 @@ struct Program: Sendable {
         /// block of the queue or its handler (Swift API, plain threads).
         case reschedule(queue: Int, firstMicroseconds: Int, ticksBefore: Int, secondMicroseconds: Int, ticksAfter: Int,
                         from: RescheduleFrom)
+        /// A random-access DispatchIO channel on a temporary file: writes at their own
+        /// offsets, reads of what they wrote, close (Swift API, plain threads).
+        case fileChannel(queue: Int, writes: Int, chunk: Int, reads: Int, byPath: Bool, barrier: Bool, stopEarly: Bool)
     }
 
     let seed: UInt64
@@ -358,6 +361,7 @@ extension Program {
         threads = Program.addingDataMerges(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingSignals(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingReschedules(to: threads, seed: seed, queues: queues, api: api)
+        threads = Program.addingFileChannels(to: threads, seed: seed, queues: queues, api: api)
         self.queues = queues
         self.threads = threads
     }

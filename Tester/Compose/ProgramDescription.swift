@@ -107,6 +107,10 @@ extension Program: CustomStringConvertible {
             lines.append(indent + "timer(q\(queue), every \(first) us), after \(before) events schedule(every \(second) us) from "
                          + ["a block of q\(queue)", "its handler", "a block of q\(queue), suspended around it"][place.rawValue]
                          + ", cancel after \(after) fires")
+        case let .fileChannel(queue, writes, chunk, reads, byPath, barrier, stopEarly):
+            lines.append(indent + "random channel(q\(queue))\(byPath ? " by path" : "") on a new file: \(writes) x write(\(chunk) bytes), "
+                         + (barrier && !stopEarly ? "barrier" : "wait") + ", \(reads) x read, "
+                         + (stopEarly ? "close(.stop)" : "wait, close"))
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

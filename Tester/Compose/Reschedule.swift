@@ -30,22 +30,16 @@ extension Program {
         case suspendedBlock
     }
 
-    /// `threads` with timers given a new schedule while they run (Swift API, plain
-    /// threads: they wait), from a stream of their own (seeds keep their programs).
+    /// `threads` with timers given a new schedule while they run (see `inserting`).
     static func addingReschedules(to threads: [[Op]], seed: UInt64, queues: [Queue], api: API) -> [[Op]] {
-        guard api == .swift else { return threads }
         let serial = queues.filter { $0.serial && !$0.global && !$0.main }.map(\.index)
         guard !serial.isEmpty else { return threads }
-        var random = SeededRandom(seed: seed ^ 0x5245_5343_4844)
-        var threads = threads
-        for index in threads.indices where random.percent(20) {
-            let op = Op.reschedule(queue: serial[random.below(serial.count)], firstMicroseconds: random.within(50...2_000),
-                                   ticksBefore: random.below(3), secondMicroseconds: random.within(100...1_500),
-                                   ticksAfter: random.within(1...4),
-                                   from: RescheduleFrom.allCases[random.below(RescheduleFrom.allCases.count)])
-            threads[index].insert(op, at: random.below(threads[index].count + 1))
+        return inserting(into: threads, seed: seed, salt: 0x5245_5343_4844, percent: 20, api: api) { random in
+            Op.reschedule(queue: serial[random.below(serial.count)], firstMicroseconds: random.within(50...2_000),
+                          ticksBefore: random.below(3), secondMicroseconds: random.within(100...1_500),
+                          ticksAfter: random.within(1...4),
+                          from: RescheduleFrom.allCases[random.below(RescheduleFrom.allCases.count)])
         }
-        return threads
     }
 }
 

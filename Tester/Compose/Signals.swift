@@ -23,22 +23,16 @@ extension Program {
     /// libraries), so a signal raised while no source watches it ends nothing.
     static let testSignals: [Int32] = [SIGUSR1, SIGUSR2]
 
-    /// `threads` with signal sources (Swift API, plain threads: they wait), from a stream
-    /// of their own (seeds keep their programs). Several plain threads may watch the same
-    /// signal at once: their sources come and go while the others' signals arrive.
+    /// `threads` with signal sources (see `inserting`). Several plain threads may watch the
+    /// same signal at once: their sources come and go while the others' signals arrive.
     static func addingSignals(to threads: [[Op]], seed: UInt64, queues: [Queue], api: API) -> [[Op]] {
-        guard api == .swift else { return threads }
-        var random = SeededRandom(seed: seed ^ 0x5349_474E_414C)
         let eligible = queues.filter { !$0.main }.map(\.index)
-        var threads = threads
-        for index in threads.indices where random.percent(20) {
-            let op = Op.signals(queue: eligible[random.below(eligible.count)], signal: random.below(testSignals.count),
-                                sources: random.within(1...3), rounds: random.within(1...4),
-                                raiseFrom: random.percent(50) ? eligible[random.below(eligible.count)] : nil,
-                                suspendFirst: random.percent(40))
-            threads[index].insert(op, at: random.below(threads[index].count + 1))
+        return inserting(into: threads, seed: seed, salt: 0x5349_474E_414C, percent: 20, api: api) { random in
+            Op.signals(queue: eligible[random.below(eligible.count)], signal: random.below(testSignals.count),
+                       sources: random.within(1...3), rounds: random.within(1...4),
+                       raiseFrom: random.percent(50) ? eligible[random.below(eligible.count)] : nil,
+                       suspendFirst: random.percent(40))
         }
-        return threads
     }
 }
 

@@ -153,6 +153,8 @@ extension Runner {
         case let .reschedule(q, first, before, second, after, place):
             reschedule(q, firstMicroseconds: first, ticksBefore: before, secondMicroseconds: second, ticksAfter: after,
                        from: place, submitter: submitter)
+        case let .fileChannel(q, writes, chunk, reads, byPath, barrier, stopEarly):
+            fileChannel(q, writes: writes, chunk: chunk, reads: reads, byPath: byPath, barrier: barrier, stopEarly: stopEarly)
         case let .semaphore(q):
             let semaphore = DispatchSemaphore(value: 0)
             let order = submitter.order(q, in: program)
