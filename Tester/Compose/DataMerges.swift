@@ -76,13 +76,11 @@ extension Runner {
         case .or: DispatchSource.makeUserDataOrSource(queue: queues[q])
         case .replace: DispatchSource.makeUserDataReplaceSource(queue: queues[q])
         }
-        // The toolchain's source types are not Sendable (Conveyor's are); the handlers read
-        // the source one at a time, and merging is thread-safe in both libraries.
-        final class Box: @unchecked Sendable { let source: any DispatchSourceProtocol; init(_ source: any DispatchSourceProtocol) { self.source = source } }
-        let box = Box(source)
+        // The handlers read the source one at a time; merging is thread-safe in both libraries.
+        let box = UncheckedBox(source)
         func handler(_ generation: Int) -> @Sendable () -> Void {
             { [self] in
-                let data = box.source.data
+                let data = box.value.data
                 enterBlock(q, what: "\(what): event handler \(generation)")
                 if record.event(data, generation: generation, checker, what: what) { reached.signal() }
                 checker.leave(q, barrier: false)
@@ -96,9 +94,9 @@ extension Runner {
         // Both libraries' source class conforms to all three protocols: cast by the kind.
         let merge: @Sendable (UInt) -> Void = { value in
             switch kind {
-            case .add: (box.source as! any DispatchSourceUserDataAdd).add(data: value)
-            case .or: (box.source as! any DispatchSourceUserDataOr).or(data: value)
-            case .replace: (box.source as! any DispatchSourceUserDataReplace).replace(data: value)
+            case .add: (box.value as! any DispatchSourceUserDataAdd).add(data: value)
+            case .or: (box.value as! any DispatchSourceUserDataOr).or(data: value)
+            case .replace: (box.value as! any DispatchSourceUserDataReplace).replace(data: value)
             }
         }
         for (index, value) in values.enumerated() {

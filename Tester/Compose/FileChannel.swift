@@ -57,12 +57,11 @@ extension Runner {
         let spec = program.queues[q]
         let ordered = spec.serial && !spec.global
         checker.expect()
-        let cleanup: @Sendable (Int32) -> Void = { [self] error in
-            enterBlock(q, what: "\(what): cleanup handler")
+        let cleanup: @Sendable (Int32) -> Void = checkedHandler(q, what: "\(what): cleanup handler") { error in
             record.cleanedUp(error: error, mayFail: stopEarly, afterEveryEnd: ordered, checker, what: what)
             if !byPath { close(descriptor) }
             unlink(path)
-            checker.leave(q, barrier: false)
+        } after: { _ in
             checker.done()
             cleanedUp.signal()
         }
@@ -91,7 +90,7 @@ extension Runner {
                     let left = remaining?.count ?? 0
                     if left != 0 { checker.fail("\(what): write \(index) ended with \(left) bytes not written") }
                 }
-            } after: { done in if done { checker.done(); writesEnded.signal() } })
+            } after: { done, _, _ in if done { checker.done(); writesEnded.signal() } })
         }
         // A stop may cancel writes still under way, and the reads would then find less:
         // with `stopEarly` the reads wait for the writes' ends.
@@ -118,7 +117,7 @@ extension Runner {
                     ended.set()
                     read.end(error: error, mayBeCancelled: stopEarly, checker, what: "\(what): read \(index)")
                 }
-            } after: { done in if done { checker.done(); readsEnded.signal() } })
+            } after: { done, _, _ in if done { checker.done(); readsEnded.signal() } })
         }
         if stopEarly {
             channel.close(flags: .stop)
@@ -129,18 +128,6 @@ extension Runner {
             channel.close()
         }
         if !cleanedUp.wait(Int(liveness * 1e6)) { checker.fail("\(what): no cleanup handler within \(liveness) s") }
-    }
-
-    /// An I/O handler checked as a block of `q` (`checkedHandler`), given its `done`.
-    private func checkedHandler<Data>(_ q: Int, what: String,
-                                      _ body: @escaping @Sendable (Bool, Data, Int32) -> Void,
-                                      after: @escaping @Sendable (Bool) -> Void) -> @Sendable (Bool, Data, Int32) -> Void {
-        { [self] done, data, error in
-            enterBlock(q, what: what)
-            body(done, data, error)
-            checker.leave(q, barrier: false)
-            after(done)
-        }
     }
 }
 

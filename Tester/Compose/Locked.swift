@@ -39,3 +39,11 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// A value that is not `Sendable` but that the tester hands to closures used one at a
+/// time: the toolchain's source types are not Sendable (Conveyor's are), and a source's
+/// handlers and the blocks that touch it run one at a time.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -55,22 +55,20 @@ extension Runner {
                     from place: Program.RescheduleFrom, submitter: Submitter) {
         let what = "a timer on q\(q) rescheduled from its \(place) after \(ticksBefore) events"
         let source = DispatchSource.makeTimerSource(queue: queues[q])
-        // The toolchain's source types are not Sendable (Conveyor's are); the handlers and
-        // the blocks of `q` that touch it run one at a time.
-        final class Box: @unchecked Sendable { let source: any DispatchSourceTimer; init(_ source: any DispatchSourceTimer) { self.source = source } }
-        let box = Box(source)
+        // The handlers and the blocks of `q` that touch the source run one at a time.
+        let box = UncheckedBox(source)
         let record = RescheduleRecord(interval: secondMicroseconds * 1_000)
         let done = makeSemaphore(0)
         let checker = checker
         /// Gives the timer its new schedule; the caller is a block of `q` or its handler.
         @Sendable func giveNewSchedule() {
             let start = monotonicNanoseconds() + secondMicroseconds * 1_000
-            box.source.schedule(deadline: .now() + .microseconds(secondMicroseconds), repeating: .microseconds(secondMicroseconds),
+            box.value.schedule(deadline: .now() + .microseconds(secondMicroseconds), repeating: .microseconds(secondMicroseconds),
                                 leeway: .microseconds(secondMicroseconds / 4))
             record.rescheduled(start: start)
         }
         source.setEventHandler { [self] in
-            let data = Int(box.source.data)
+            let data = Int(box.value.data)
             let now = monotonicNanoseconds()
             enterBlock(q, what: "\(what): event handler")
             switch record.event(data, at: now, checker, what: what) {
@@ -80,12 +78,12 @@ extension Runner {
                 checker.expect()
                 queues[q].async { [self] in
                     runBlock(q, barrier: false, what: "\(what): the block that reschedules", order: order) { _ in
-                        if place == .suspendedBlock { box.source.suspend() }
+                        if place == .suspendedBlock { box.value.suspend() }
                         giveNewSchedule()
-                        if place == .suspendedBlock { box.source.resume() }
+                        if place == .suspendedBlock { box.value.resume() }
                     }
                 }
-            case .cancel: box.source.cancel()
+            case .cancel: box.value.cancel()
             case .none: break
             }
             checker.leave(q, barrier: false)
@@ -103,7 +101,7 @@ extension Runner {
             queues[q].async { [self] in
                 runBlock(q, barrier: false, what: "\(what): the block that reschedules first", order: order) { _ in
                     giveNewSchedule()
-                    box.source.activate()
+                    box.value.activate()
                 }
             }
         } else {

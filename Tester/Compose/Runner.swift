@@ -222,15 +222,16 @@ final class Runner: @unchecked Sendable {
         checker.done()
     }
 
-    /// A source handler checked as a block of `q`: `enterBlock`, `body`, leave, then
-    /// `after` (once the checker has seen it leave).
-    func checkedHandler(_ q: Int, what: String, _ body: @escaping @Sendable () -> Void,
-                        after: @escaping @Sendable () -> Void = {}) -> @Sendable () -> Void {
-        { [self] in
+    /// A handler (a source's, an I/O operation's, a channel's cleanup) checked as a block
+    /// of `q`: `enterBlock`, `body`, leave, then `after` (once the checker has seen it
+    /// leave), each given the handler's arguments.
+    func checkedHandler<each Argument>(_ q: Int, what: String, _ body: @escaping @Sendable (repeat each Argument) -> Void,
+                                       after: @escaping @Sendable (repeat each Argument) -> Void) -> @Sendable (repeat each Argument) -> Void {
+        { [self] (argument: repeat each Argument) in
             enterBlock(q, what: what)
-            body()
+            body(repeat each argument)
             checker.leave(q, barrier: false)
-            after()
+            after(repeat each argument)
         }
     }
 

@@ -51,27 +51,21 @@ extension Runner {
         let what = "signal \(signal)'s sources on q\(q)"
         let progress = makeSemaphore(0)
         let records = (0..<count).map { _ in SignalRecord() }
-        // The toolchain's source types are not Sendable (Conveyor's are); each handler
-        // reads its own source, one at a time.
-        final class Box: @unchecked Sendable { let source: any DispatchSourceSignal; init(_ source: any DispatchSourceSignal) { self.source = source } }
-        let boxes = records.indices.map { index in Box(DispatchSource.makeSignalSource(signal: signal, queue: queues[q])) }
+        // Each handler reads its own source, one at a time.
+        let boxes = records.indices.map { _ in UncheckedBox(DispatchSource.makeSignalSource(signal: signal, queue: queues[q])) }
         let checker = checker
         for (index, box) in boxes.enumerated() {
             let record = records[index]
             let label = "\(what): source \(index)"
-            func handler(_ kind: String, _ body: @escaping @Sendable () -> Void,
-                         after: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-                checkedHandler(q, what: "\(label): \(kind) handler", body, after: after)
-            }
-            box.source.setEventHandler(handler: handler("event", { record.event(box.source.data, checker, what: label) },
-                                                        after: progress.signal))
-            box.source.setRegistrationHandler(handler: handler("registration", { record.registered(checker, what: label) },
-                                                               after: progress.signal))
+            box.value.setEventHandler(handler: checkedHandler(q, what: "\(label): event handler", { record.event(box.value.data, checker, what: label) },
+                                                              after: progress.signal))
+            box.value.setRegistrationHandler(handler: checkedHandler(q, what: "\(label): registration handler", { record.registered(checker, what: label) },
+                                                                     after: progress.signal))
             checker.expect()
-            box.source.setCancelHandler(handler: handler("cancel", { record.cancelled(checker, what: label) },
-                                                         after: { checker.done() }))
-            if index == 0 && suspendFirst { box.source.suspend() }
-            box.source.activate()
+            box.value.setCancelHandler(handler: checkedHandler(q, what: "\(label): cancel handler", { record.cancelled(checker, what: label) },
+                                                               after: { checker.done() }))
+            if index == 0 && suspendFirst { box.value.suspend() }
+            box.value.activate()
         }
         let running = suspendFirst ? Array(records.dropFirst()) : records
         /// Waits until `reached` holds, within the liveness bound; fails saying `why` if not.
@@ -96,8 +90,8 @@ extension Runner {
         // its registration handler tells (asynchronously, after `activate()`): a signal
         // sent earlier may reach some sources and not others.
         guard awaitUntil("the registration handlers did not all run", { running.allSatisfy(\.isRegistered) }) else {
-            for box in boxes { box.source.cancel() }
-            if suspendFirst { boxes[0].source.resume() }
+            for box in boxes { box.value.cancel() }
+            if suspendFirst { boxes[0].value.resume() }
             return
         }
         for round in 1...rounds {
@@ -120,14 +114,14 @@ extension Runner {
             // only at its resume: the signals sent before may never reach it (Conveyor
             // counts them from the activation, README "What is different"). One sent
             // after the resume must reach every source.
-            boxes[0].source.resume()
+            boxes[0].value.resume()
             if awaitUntil("the resumed source's registration handler did not run", { records[0].isRegistered }) {
                 let before = records.map(\.events)
                 kill(getpid(), signal)
                 _ = awaitEvents(records, after: before, "signal sent after the first source's resume")
             }
         }
-        for box in boxes { box.source.cancel() }
+        for box in boxes { box.value.cancel() }
         progress.release()
     }
 }
