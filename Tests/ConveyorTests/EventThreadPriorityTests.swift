@@ -34,12 +34,9 @@ import Glibc
 
     @Test func withoutPrivilegeTheEventThreadStaysAtZeroAndTimersFire() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            if geteuid() == 0 {
-                _ = setgroups(0, nil)
-                guard setgid(65534) == 0, setuid(65534) == 0 else {
-                    print("skipped: cannot drop root to nobody")
-                    exit(0)
-                }
+            guard dropRootToNobody() else {
+                print("skipped: cannot drop root to nobody")
+                exit(0)
             }
             exit(Self.checkNiceValues() ? 0 : 1)
         }
@@ -69,7 +66,7 @@ import Glibc
             print("the timer did not fire")
             return false
         }
-        guard let eventThread = threadID(named: "conveyor.events") else {
+        guard let eventThread = processThreads().first(where: { $0.name == "conveyor.events" })?.id else {
             print("no thread named conveyor.events")
             return false
         }
@@ -79,26 +76,4 @@ import Glibc
         print("may lower nice: \(expected != 0); event thread at \(eventNice), the timer's job at \(job)")
         return eventNice == expected && job == 0
     }
-
-    /// The kernel id of this process's thread named `name`, from /proc/self/task.
-    private static func threadID(named name: String) -> pid_t? {
-        guard let directory = opendir("/proc/self/task") else { return nil }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let id = pid_t(tid), let file = fopen("/proc/self/task/\(tid)/comm", "r") else { continue }
-            var buffer = [CChar](repeating: 0, count: 64)
-            let read = fgets(&buffer, Int32(buffer.count), file) != nil
-            fclose(file)
-            if read, String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .trimmingSuffix("\n") == name {
-                return id
-            }
-        }
-        return nil
-    }
-}
-
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

@@ -26,12 +26,9 @@ import Glibc
     /// pool. Exit code 0: all later work ran at nice 0; 2: skipped (printed reason).
     @Test func niceDoesNotStickWithoutPrivilege() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            if geteuid() == 0 {
-                _ = setgroups(0, nil)
-                guard setgid(65534) == 0, setuid(65534) == 0 else {
-                    print("nice test skipped: cannot drop root to nobody")
-                    exit(0)
-                }
+            guard dropRootToNobody() else {
+                print("nice test skipped: cannot drop root to nobody")
+                exit(0)
             }
             // Can this process lower a thread's nice once raised? Then the fault cannot show.
             let probe = DispatchSemaphore(value: 0)

@@ -59,22 +59,11 @@ private func expectedRuntimeMask() -> UInt64 {
 
 /// Threads of this process whose name starts with one of `prefixes`, with their SigBlk.
 private func runtimeThreadMasks(prefixes: [String]) -> [(String, UInt64)] {
-    guard let directory = opendir("/proc/self/task") else { return [] }
-    defer { closedir(directory) }
-    var found: [(String, UInt64)] = []
-    while let entry = readdir(directory) {
-        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if tid.hasPrefix(".") { continue }
-        guard let file = fopen("/proc/self/task/\(tid)/comm", "r") else { continue }
-        var name = [CChar](repeating: 0, count: 64)
-        _ = fgets(&name, 64, file)
-        fclose(file)
-        let comm = cText(name)
-        if prefixes.contains(where: { comm.hasPrefix($0) }), let mask = blockedSignals(ofThread: tid) {
-            found.append((comm, mask))
-        }
+    processThreads().compactMap { thread in
+        guard prefixes.contains(where: { thread.name.hasPrefix($0) }),
+              let mask = blockedSignals(ofThread: String(thread.id)) else { return nil }
+        return (thread.name, mask)
     }
-    return found
 }
 
 /// Conveyor's own threads block the asynchronous signals whatever their creator blocked

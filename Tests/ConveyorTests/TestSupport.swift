@@ -142,6 +142,28 @@ func readTextFile(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
+/// This process's threads, as kernel id and name, from /proc/self/task.
+func processThreads() -> [(id: Int32, name: String)] {
+    guard let directory = opendir("/proc/self/task") else { return [] }
+    defer { closedir(directory) }
+    var found: [(id: Int32, name: String)] = []
+    while let entry = readdir(directory) {
+        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        guard let id = Int32(tid), let comm = readTextFile("/proc/self/task/\(tid)/comm") else { continue }
+        found.append((id, comm.hasSuffix("\n") ? String(comm.dropLast()) : comm))
+    }
+    return found
+}
+
+/// Drops root to the user nobody, as `setpriv --reuid=nobody` would: the first step of a
+/// child process that tests what an unprivileged program gets. Returns false if it could
+/// not (a process that is not root is left as it is).
+func dropRootToNobody() -> Bool {
+    guard geteuid() == 0 else { return true }
+    _ = setgroups(0, nil)
+    return setgid(65534) == 0 && setuid(65534) == 0
+}
+
 /// The scheduler state letter of a thread of this process ("R", "S", "D", ...), or "".
 func threadState(_ tid: Int32) -> String {
     guard tid != 0, let stat = readTextFile("/proc/self/task/\(tid)/stat"),
