@@ -18,7 +18,8 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 11, finding 5 and the fork guard: both run in a child process.
+/// Issue 11, finding 5, the nice values of QoS and of the event thread, and the fork guard:
+/// each runs in a child process.
 @Suite struct PoolNiceForkTests {
     /// Run as an unprivileged user (the child drops root as `setpriv --reuid=nobody` would),
     /// one background job must not leave workers at nice 10 for later default and
@@ -73,6 +74,79 @@ import Glibc
             exit(bad == 0 ? 0 : 1)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    /// libdispatch's nice values (as the toolchain's Dispatch shows them): each QoS's work
+    /// (background 10, utility 2, default 0, user-initiated -2; user-interactive -4, its
+    /// constant, which libdispatch's own user-interactive global queue never reaches on
+    /// Linux, being its user-initiated one), default work after it at 0 again, and the
+    /// event thread at the manager thread's -4 (`EventLoop.eventThreadNice`). Below 0 only
+    /// where the process may lower nice: as nobody, all of that runs at 0.
+    @Test func eachQoSAndTheEventThreadRunAtLibdispatchsNiceValues() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            exit(Self.niceValuesMatchLibdispatch() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    @Test func withoutPrivilegeNothingRunsBelowZero() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            guard dropRootToNobody() else {
+                print("skipped: cannot drop root to nobody")
+                exit(0)
+            }
+            exit(Self.niceValuesMatchLibdispatch() ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    /// In a fresh process: fires a timer (which starts the event thread and, from it,
+    /// maybe the first worker, which must not keep the value it inherited), then runs a
+    /// block of each QoS on its global queue and on a serial queue of that QoS. Returns
+    /// whether each ran at libdispatch's value, or at 0 for the values below it where this
+    /// process may not lower nice. Prints what it saw.
+    private static func niceValuesMatchLibdispatch() -> Bool {
+        let probed = DispatchSemaphore(value: 0)
+        let mayGoBelowZero = AtomicFlagBox()
+        startThread {
+            mayGoBelowZero.set(cnv_set_thread_nice(-4) == 0)
+            probed.signal()
+        }
+        probed.wait()
+        let floor: Int32 = mayGoBelowZero.value ? -20 : 0
+
+        let timerJob = NiceBox()
+        let fired = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+            timerJob.value = ThreadInfo.nice
+            fired.signal()
+        }
+        guard fired.wait(timeout: deadline()) == .success,
+              let eventThread = processThreads().first(where: { $0.name == "conveyor.events" })?.id else {
+            print("the timer did not fire, or no thread is named conveyor.events")
+            return false
+        }
+        let eventNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(eventThread))
+        print("event thread: nice \(eventNice), expected \(max(EventLoop.eventThreadNice, floor)); the timer's job: \(timerJob.value)")
+        var wrong = eventNice == max(EventLoop.eventThreadNice, floor) && timerJob.value == 0 ? 0 : 1
+        let expected: [(DispatchQoS.QoSClass, Int32)] = [
+            (.background, 10), (.utility, 2), (.default, 0), (.userInitiated, -2), (.userInteractive, -4), (.default, 0),
+        ]
+        for (qos, nice) in expected {
+            for queue in [DispatchQueue.global(qos: qos), DispatchQueue(label: "test.qos", qos: DispatchQoS(qosClass: qos, relativePriority: 0))] {
+                let seen = NiceBox()
+                let done = DispatchSemaphore(value: 0)
+                queue.async {
+                    seen.value = ThreadInfo.nice
+                    done.signal()
+                }
+                done.wait()
+                let want = max(nice, floor)
+                print("\(qos) on \(queue.label): nice \(seen.value), expected \(want)")
+                if seen.value != want { wrong += 1 }
+            }
+        }
+        return wrong == 0
     }
 
     /// After fork() without exec, the child's pool has no threads: submitting work traps

@@ -143,6 +143,6 @@ import Testing
         let utility = DispatchQueue(label: "utility", qos: .utility)
         utility.async { seen.append(ThreadInfo.nice); done.signal() }
         #expect(done.wait(timeout: deadline()) == .success)
-        #expect(seen.values.last == 5)
+        #expect(seen.values.last == 2)   // libdispatch's utility value
     }
 }

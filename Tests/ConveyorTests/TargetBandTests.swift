@@ -23,8 +23,9 @@ import Testing
 /// with, and HIGH's work, submitted from a worker, waited in that worker's ring behind
 /// DEFAULT's until DEFAULT's ran out.
 ///
-/// A job's band shows as its thread's nice value (background 10, utility 5, default and
-/// above 0), which a worker always sets before a job that asks for a higher one.
+/// A job's band shows as its thread's nice value (background 10, utility 2, default 0,
+/// and below 0 above it where the process may lower it), which a worker always sets
+/// before a job that asks for a higher one.
 @Suite struct TargetBandTests {
     /// The nice value of the thread that ran one block on `queue`.
     static func niceOfABlock(on queue: DispatchQueue) -> Int32 {

@@ -84,11 +84,18 @@ enum QoSBand: UInt8, CaseIterable, Sendable {
     case utility = 3
     case background = 4
 
-    /// The thread `nice` value for work of this band: lower CPU share for utility and background.
+    /// The thread `nice` value for work of this band: libdispatch's values on Linux
+    /// (`DISPATCH_NICE_*`), a larger CPU share for the two most important bands and a
+    /// smaller one for utility and background. Below 0 needs privilege (CAP_SYS_NICE, or
+    /// an RLIMIT_NICE that allows it): without it such work runs at 0, as with
+    /// libdispatch (`Worker.moveNice`). libdispatch runs its user-interactive global
+    /// queue's work at -2: on Linux that queue is its user-initiated one.
     var niceValue: Int32 {
         switch self {
-        case .userInteractive, .userInitiated, .default: 0
-        case .utility: 5
+        case .userInteractive: -4
+        case .userInitiated: -2
+        case .default: 0
+        case .utility: 2
         case .background: 10
         }
     }

@@ -60,11 +60,13 @@ final class Worker: @unchecked Sendable {
     /// the ones this job posted (`WorkerPool.handOffLocalWork`); owner only.
     var ringTailAtJobStart: UInt32 = 0
     var currentNice: Int32 = 0
-    /// Set when this thread raised its own nice value for utility or background work.
+    /// Set when this thread raised its own nice value (for utility or background work, or
+    /// back to 0 after more important work).
     var raisedNice = false
-    /// Set when the kernel refused to lower this thread's nice value again (no privilege).
-    /// Such a thread runs no more work of a higher QoS: it hands the job back and exits.
-    var cannotLowerNice = false
+    /// The highest nice value the kernel refused to lower this thread to (no privilege):
+    /// lowering to it or below is not tried again. A thread left above 0 this way runs no
+    /// more work of a higher QoS: it hands the job back and exits (`canRun`).
+    var refusedNice: Int32?
     var randomState: UInt32
     /// The band of the job this worker runs now.
     var runningBand: QoSBand = .default
@@ -148,7 +150,7 @@ final class Worker: @unchecked Sendable {
         ThreadInfo.setNice(0)
         currentNice = ThreadInfo.nice
         raisedNice = false
-        cannotLowerNice = false
+        refusedNice = nil
     }
 
     /// Runs `job`, which this worker took: gives the leaves it holds first (unless `job`
@@ -204,22 +206,31 @@ final class Worker: @unchecked Sendable {
         return nil
     }
 
-    /// Whether this thread may run `job` at the job's nice value (false only for a thread
-    /// that raised its nice and may not lower it).
+    /// Whether this thread may run `job`: at the job's nice value, or at 0 where the
+    /// process may not go below it (`QoSBand.niceValue`). False only for a thread that
+    /// raised its nice above that and may not lower it.
     @inline(__always)
     private func canRun(_ job: Job) -> Bool {
         let nice = job.band.niceValue
-        if nice >= currentNice || !raisedNice { return true }
-        if !cannotLowerNice { adjustNice(nice) }
-        return !cannotLowerNice
+        let ceiling = max(nice, 0)
+        if currentNice <= ceiling { return true }
+        moveNice(toward: nice)
+        return currentNice <= ceiling
     }
+
+    /// Whether a thread left above 0 by a refused lowering: it takes no work of the default
+    /// band or above into its own slots (`WorkerPool.submit`), since it would not run it.
+    var isStuckAboveDefault: Bool { currentNice > 0 && !mayLowerNice(to: 0) }
+
+    @inline(__always)
+    private func mayLowerNice(to nice: Int32) -> Bool { refusedNice.map { nice > $0 } ?? true }
 
     /// Runs `job` and gives up the reference passed in (see `Job.runConsumingReference`).
     @inline(__always)
     private func run(_ job: Unmanaged<Job>) {
         job._withUnsafeGuaranteedRef { job in
             let nice = job.band.niceValue
-            if nice != currentNice && !(nice < currentNice && cannotLowerNice) { adjustNice(nice) }
+            if nice != currentNice { moveNice(toward: nice) }
             progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             runningBand = job.band
             runningRootBand = job.rootBand
@@ -232,15 +243,21 @@ final class Worker: @unchecked Sendable {
         }
     }
 
-    private func adjustNice(_ nice: Int32) {
-        // Lowering nice back needs privilege; when refused, the thread keeps the higher
-        // value, which only ever makes it politer.
-        if cnv_set_thread_nice(nice) == 0 {
-            if nice > currentNice { raisedNice = true }
-            currentNice = nice
-        } else if nice < currentNice {
-            cannotLowerNice = true
+    /// Sets this thread's nice value to `nice`. Lowering needs privilege (CAP_SYS_NICE, or
+    /// an RLIMIT_NICE that allows it): where the kernel refuses, the thread keeps the
+    /// higher value, which only ever makes it politer, or, for a value below 0, goes to 0
+    /// if it can. Each refusal is remembered (`refusedNice`), so an unprivileged thread
+    /// asks once, not for every job of a more important QoS.
+    private func moveNice(toward nice: Int32) {
+        if nice > currentNice || mayLowerNice(to: nice) {
+            if cnv_set_thread_nice(nice) == 0 {
+                if nice > currentNice { raisedNice = true }
+                currentNice = nice
+                return
+            }
+            if nice < currentNice { refusedNice = max(refusedNice ?? nice, nice) }
         }
+        if nice < 0 && currentNice > 0 && mayLowerNice(to: 0) { moveNice(toward: 0) }
     }
 }
 

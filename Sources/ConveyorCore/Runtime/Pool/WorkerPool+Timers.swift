@@ -47,7 +47,7 @@ extension WorkerPool {
                 return worker.local.pop() ?? popInjection(for: worker)
             }
         } else if mayWatch, watchUntil == 0, due - now <= EventLoop.watchWindowNanoseconds,
-                  worker.currentNice == 0,   // a polite thread may wait long for its CPU
+                  worker.currentNice <= 0,   // a polite thread may wait long for its CPU
                   EventLoop.shared.beginTimerWatch(now: now, backstop: cnv_spin_recently_descheduled()) {
             watchUntil = due + EventLoop.watchWindowNanoseconds
         }

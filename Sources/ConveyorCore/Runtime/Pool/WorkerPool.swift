@@ -168,7 +168,7 @@ final class WorkerPool: @unchecked Sendable {
             fatalError("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
         }
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
-           !current.cannotLowerNice {
+           !current.isStuckAboveDefault {
             // Only a running job fills the LIFO slot: its worker looks at the slot as soon
             // as the job returns. Between jobs (held group leaves given just before a
             // search or before the next job, a searcher firing a due timer) the worker may
