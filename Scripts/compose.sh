@@ -87,6 +87,24 @@ echo "== Conveyor at a thread cap of 4 and 2 reserve threads, $low_cap_seconds s
 low_cap_status=$?
 [ "$conveyor_status" -eq 0 ] && conveyor_status=$low_cap_status
 
+# As an unprivileged user (run as root: the same programs as nobody, as `setpriv` makes
+# them). Without the privilege to lower nice again, a worker that ran background or
+# utility work cannot take more important work and leaves the pool (`exitPolite`), a
+# path root never takes; program 829656320 hung every time there until the job such a
+# worker gives back went to the hand-off queue. That program first, then new ones.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    as_nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+    echo "== Conveyor as nobody: program 829656320, then $low_cap_seconds s"
+    "${as_nobody[@]}" "$bin/conveyor-compose" --seed 829656320
+    unprivileged_status=$?
+    [ "$conveyor_status" -eq 0 ] && conveyor_status=$unprivileged_status
+    "${as_nobody[@]}" "$bin/conveyor-compose" --seconds "$low_cap_seconds" --first-seed "$seed"
+    unprivileged_status=$?
+    [ "$conveyor_status" -eq 0 ] && conveyor_status=$unprivileged_status
+else
+    echo "== Conveyor as nobody: skipped (not root, or no setpriv); the runs above were unprivileged"
+fi
+
 if [ "$dispatch_status" -ne 0 ]; then
     echo "note: libdispatch failed some programs or crashed (status $dispatch_status); see above"
 fi

@@ -132,17 +132,17 @@ extension WorkerPool {
     /// gives back `job` and its queued jobs; the watchdog starts a thread at nice 0 if one
     /// is needed (`wakeOrStartWorker`). Called on the worker's own thread.
     ///
-    /// A reserve thread gives the job to the hand-off queue instead, where the next
-    /// reserve thread (started by the watchdog) finds it: past the cap, a band's shared
-    /// queue could keep it from every thread (`WorkerPool+Reserve.swift`).
+    /// The job goes to the hand-off queue, ahead of the bands' shared queues, where the
+    /// thread started for it (or the next reserve thread) finds it first: the job may be
+    /// what every other thread waits for. At the tail of its band's shared queue it sat
+    /// behind the waiters, and at the cap no thread was left to reach it: a busy block's
+    /// post to a serial queue, handed off by the watchdog, taken by a worker left at nice
+    /// 10 by a background job, hung a crowd of 594 blocks waiting for it (the composition
+    /// tester run as nobody, seed 829656320, every time; root may always lower its nice).
     func exitPolite(_ worker: Worker, handingBack job: Job) {
         _ = handOffLocalWork(of: worker, waitingOnPosts: false)
-        if worker.isReserve {
-            var job: Job? = job
-            _ = handedOff.pushBatch(at: Clock.monotonicNanoseconds()) { job.take() }
-        } else {
-            _ = pushInjected(job)
-        }
+        var job: Job? = job
+        _ = handedOff.pushBatch(at: Clock.monotonicNanoseconds()) { job.take() }
         leavePool(worker)
         // A thread started here would inherit this thread's nice value: the watchdog, at
         // nice 0, wakes or starts the worker for the jobs handed back.
