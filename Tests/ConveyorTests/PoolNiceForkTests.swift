@@ -134,19 +134,44 @@ import Glibc
         ]
         for (qos, nice) in expected {
             for queue in [DispatchQueue.global(qos: qos), DispatchQueue(label: "test.qos", qos: DispatchQoS(qosClass: qos, relativePriority: 0))] {
-                let seen = NiceBox()
-                let done = DispatchSemaphore(value: 0)
-                queue.async {
-                    seen.value = ThreadInfo.nice
-                    done.signal()
-                }
-                done.wait()
+                let seen = niceOfABlock(on: queue)
                 let want = max(nice, floor)
-                print("\(qos) on \(queue.label): nice \(seen.value), expected \(want)")
-                if seen.value != want { wrong += 1 }
+                print("\(qos) on \(queue.label): nice \(seen.map(String.init) ?? "none: not run"), expected \(want)")
+                if seen != want { wrong += 1 }
             }
         }
         return wrong == 0
+    }
+
+    /// A program run under `nice` (its threads start at 10) and without the privilege to
+    /// lower it: every QoS's work runs, at the program's value, as with libdispatch. A
+    /// worker that did not raise its value itself must not take it as a reason to leave
+    /// the pool: each would hand its job back and the next thread, starting at 10 too,
+    /// would do the same, for ever.
+    @Test func aProgramRunUnderNiceRunsEveryQoSAtItsValue() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            guard dropRootToNobody() else {
+                print("skipped: cannot drop root to nobody")
+                exit(0)
+            }
+            guard cnv_set_thread_nice(10) == 0 else {
+                print("skipped: cannot raise nice")
+                exit(0)
+            }
+            var wrong = 0
+            for qos in [DispatchQoS.QoSClass.default, .userInitiated, .userInteractive, .utility, .background, .default] {
+                for queue in [DispatchQueue.global(qos: qos), DispatchQueue(label: "test.nice", qos: DispatchQoS(qosClass: qos, relativePriority: 0))] {
+                    guard let seen = niceOfABlock(on: queue) else {
+                        print("\(qos) on \(queue.label): not run in time")
+                        exit(1)
+                    }
+                    print("\(qos) on \(queue.label): nice \(seen)")
+                    if seen != 10 { wrong += 1 }
+                }
+            }
+            exit(wrong == 0 ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     /// After fork() without exec, the child's pool has no threads: submitting work traps

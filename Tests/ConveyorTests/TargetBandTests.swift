@@ -27,18 +27,6 @@ import Testing
 /// and below 0 above it where the process may lower it), which a worker always sets
 /// before a job that asks for a higher one.
 @Suite struct TargetBandTests {
-    /// The nice value of the thread that ran one block on `queue`.
-    static func niceOfABlock(on queue: DispatchQueue) -> Int32 {
-        let seen = Atomic<Int32>(-100)
-        let done = DispatchSemaphore(value: 0)
-        queue.async {
-            seen.store(ThreadInfo.nice, ordering: .relaxed)
-            done.signal()
-        }
-        _ = done.wait(timeout: deadline())
-        return seen.load(ordering: .relaxed)
-    }
-
     /// A queue made without a QoS of its own runs at the band of the global queue it was
     /// retargeted to while inactive, serial or concurrent (it ran at DEFAULT's before).
     @Test(arguments: [false, true])
@@ -46,10 +34,10 @@ import Testing
         let queue = DispatchQueue(label: "retargeted", attributes: concurrent ? [.concurrent, .initiallyInactive] : .initiallyInactive)
         queue.setTarget(queue: .global(qos: .background))
         queue.activate()
-        #expect(Self.niceOfABlock(on: queue) == QoSBand.background.niceValue)
+        #expect(niceOfABlock(on: queue) == QoSBand.background.niceValue)
         // And back: the same kind of queue left on DEFAULT's global queue runs at nice 0.
         let plain = DispatchQueue(label: "plain", attributes: concurrent ? .concurrent : [])
-        #expect(Self.niceOfABlock(on: plain) == QoSBand.default.niceValue)
+        #expect(niceOfABlock(on: plain) == QoSBand.default.niceValue)
     }
 
     /// The C API retargets an active queue in order with its work: items queued before the

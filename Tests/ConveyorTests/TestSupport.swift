@@ -142,6 +142,19 @@ func readTextFile(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
+/// The nice value of the thread that ran one block on `queue`, or nil when the block did
+/// not run within `deadline()`.
+func niceOfABlock(on queue: DispatchQueue) -> Int32? {
+    let seen = Atomic<Int32>(-100)
+    let done = DispatchSemaphore(value: 0)
+    queue.async {
+        seen.store(ThreadInfo.nice, ordering: .relaxed)
+        done.signal()
+    }
+    guard done.wait(timeout: deadline()) == .success else { return nil }
+    return seen.load(ordering: .relaxed)
+}
+
 /// This process's threads, as kernel id and name, from /proc/self/task.
 func processThreads() -> [(id: Int32, name: String)] {
     guard let directory = opendir("/proc/self/task") else { return [] }

@@ -208,12 +208,13 @@ final class Worker: @unchecked Sendable {
 
     /// Whether this thread may run `job`: at the job's nice value, or at 0 where the
     /// process may not go below it (`QoSBand.niceValue`). False only for a thread that
-    /// raised its nice above that and may not lower it.
+    /// raised its nice above that itself and may not lower it: one that started higher
+    /// (a program run under `nice`) runs at the value the program chose.
     @inline(__always)
     private func canRun(_ job: Job) -> Bool {
         let nice = job.band.niceValue
         let ceiling = max(nice, 0)
-        if currentNice <= ceiling { return true }
+        if currentNice <= ceiling || !raisedNice { return true }
         moveNice(toward: nice)
         return currentNice <= ceiling
     }
