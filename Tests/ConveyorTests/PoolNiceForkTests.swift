@@ -32,15 +32,7 @@ import Glibc
                 exit(0)
             }
             // Can this process lower a thread's nice once raised? Then the fault cannot show.
-            let probe = DispatchSemaphore(value: 0)
-            let privileged = AtomicFlagBox()
-            startThread {
-                _ = cnv_set_thread_nice(1)
-                privileged.set(cnv_set_thread_nice(0) == 0)
-                probe.signal()
-            }
-            probe.wait()
-            if privileged.value {
+            if Self.aScratchThreadMaySetNice(1, 0) {
                 print("nice test skipped: this process may lower nice (CAP_SYS_NICE or RLIMIT_NICE)")
                 exit(0)
             }
@@ -106,14 +98,7 @@ import Glibc
     /// whether each ran at libdispatch's value, or at 0 for the values below it where this
     /// process may not lower nice. Prints what it saw.
     private static func niceValuesMatchLibdispatch() -> Bool {
-        let probed = DispatchSemaphore(value: 0)
-        let mayGoBelowZero = AtomicFlagBox()
-        startThread {
-            mayGoBelowZero.set(cnv_set_thread_nice(-4) == 0)
-            probed.signal()
-        }
-        probed.wait()
-        let floor: Int32 = mayGoBelowZero.value ? -20 : 0
+        let floor: Int32 = aScratchThreadMaySetNice(-4) ? -20 : 0
 
         let timerJob = NiceBox()
         let fired = DispatchSemaphore(value: 0)
@@ -172,6 +157,19 @@ import Glibc
             exit(wrong == 0 ? 0 : 1)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    /// What this process's privilege allows: a plain thread of its own sets its nice value
+    /// to each of `values` in turn; returns whether the last one was allowed.
+    private static func aScratchThreadMaySetNice(_ values: Int32...) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let allowed = AtomicFlagBox()
+        startThread {
+            allowed.set(values.map { cnv_set_thread_nice($0) == 0 }.last ?? false)
+            done.signal()
+        }
+        done.wait()
+        return allowed.value
     }
 
     /// After fork() without exec, the child's pool has no threads: submitting work traps

@@ -142,7 +142,7 @@ final class EventLoop: @unchecked Sendable {
     /// 0.25-0.43 at 0, 0.46-0.56 at -4, in alternating runs). Its callbacks only submit
     /// work, so the value gives no user code more CPU; pool threads it starts set their
     /// own value first (`Worker.startOnThisThread`).
-    static let eventThreadNice: Int32 = -4
+    static let eventThreadNice = QoSBand.userInteractive.niceValue
 
     /// The thread keeps the loop alive (a retained reference through the C argument).
     private func startThread() {
