@@ -14,6 +14,7 @@
 #if CONVEYOR
 import CComposeConveyor
 import Conveyor
+@_spi(ConveyorTesting) import ConveyorCore
 #else
 import CComposeDispatch
 import Dispatch
@@ -249,8 +250,11 @@ final class Runner: @unchecked Sendable {
         for (index, counts) in checker.queueCounts().enumerated() {
             lines.append("  q\(index): \(counts.started)/\(counts.finished), \(checker.occupancyDescription(index))")
         }
-        lines.append("threads (name, state, kernel wait channel):")
+        lines.append("threads (name, state, nice, kernel wait channel):")
         lines.append(contentsOf: threadStates().map { "  " + $0 })
+        #if CONVEYOR
+        lines.append(PoolTestingHooks.stateDescription)
+        #endif
         lines.append(contentsOf: checker.violations.map { "violation: " + $0 })
         return lines.joined(separator: "\n")
     }
@@ -287,11 +291,13 @@ func threadStates() -> [String] {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard name.first?.isNumber == true else { continue }
         let stat = readSmallFile("/proc/self/task/\(name)/stat")
-        // "tid (comm) S ...": the state follows the last ')'.
-        let state = stat.lastIndex(of: ")").map { String(stat[stat.index($0, offsetBy: 2)]) } ?? "?"
+        // "tid (comm) S ...": the state follows the last ')', the nice value is 16 fields on.
+        let fields = stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].split(separator: " ") } ?? []
+        let state = fields.first.map(String.init) ?? "?"
+        let nice = fields.count > 16 ? String(fields[16]) : "?"
         let comm = readSmallFile("/proc/self/task/\(name)/comm").split(separator: "\n").first.map(String.init) ?? "?"
         let wchan = readSmallFile("/proc/self/task/\(name)/wchan")
-        lines.append("\(name) \(comm) \(state) \(wchan)")
+        lines.append("\(name) \(comm) \(state) \(nice) \(wchan)")
     }
     return lines.sorted()
 }

@@ -13,6 +13,7 @@
 
 @testable import ConveyorCore
 import CConveyor
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -159,6 +160,59 @@ import Glibc
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
+    /// A program run under `nice` without the privilege to lower it, at a thread cap of 4: a
+    /// busy default job waits (runnable) until more user-initiated blocks than the cap
+    /// allows are queued, each waiting for a block that it then posts to a new serial
+    /// queue, and stays runnable. The post must run (the watchdog hands it to a reserve
+    /// thread) while the poster still computes. Its worker, started at 10, runs default
+    /// work, so it must keep its posts as a worker at 0 does: put on the default band's
+    /// shared queue as if it could not run them, the post waited behind the more important
+    /// crowd, which took every thread (the composition tester, program 226507000, as
+    /// nobody under `nice -n 10`, every time).
+    @Test func aBusyPostersPostRunsAtTheCapUnderNice() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            guard ThreadInfo.cpuCount >= 2 else {
+                print("skipped: one CPU (a busy job takes the only runnable worker)")
+                exit(0)
+            }
+            guard dropRootToNobody() else {
+                print("skipped: cannot drop root to nobody")
+                exit(0)
+            }
+            guard cnv_set_thread_nice(10) == 0 else {
+                print("skipped: cannot raise nice")
+                exit(0)
+            }
+            WorkerPool.shared.lowerThreadCap(to: 4)
+            WorkerPool.shared.lowerReserveThreadLimit(to: 2)
+            let gate = DispatchSemaphore(value: 0)
+            let started = DispatchSemaphore(value: 0)
+            let crowdQueued = AtomicFlagBox()
+            let crowdDone = AtomicFlagBox()
+            let members = 12
+            DispatchQueue.global().async {
+                started.signal()
+                // Runnable, never blocked, throughout.
+                let until = DispatchTime.now() + .seconds(40)
+                while !crowdQueued.value && DispatchTime.now() < until { sched_yield() }
+                DispatchQueue(label: "test.poster").async { for _ in 0..<members { gate.signal() } }
+                while !crowdDone.value && DispatchTime.now() < until { sched_yield() }
+            }
+            started.wait()
+            let crowd = DispatchGroup()
+            for _ in 0..<members {
+                DispatchQueue.global(qos: .userInitiated).async(group: crowd) { gate.wait() }
+            }
+            crowdQueued.set(true)
+            let finished = crowd.wait(timeout: deadline(seconds: 20)) == .success
+            crowdDone.set(true)
+            print(finished ? "the crowd got its post" : "the crowd still waited for the busy job's post after 20 s:\n"
+                  + WorkerPool.shared.stateDescription)
+            exit(finished ? 0 : 1)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
     /// What this process's privilege allows: a plain thread of its own sets its nice value
     /// to each of `values` in turn; returns whether the last one was allowed.
     private static func aScratchThreadMaySetNice(_ values: Int32...) -> Bool {
@@ -204,6 +258,7 @@ import Glibc
 /// A value written by one thread and read after a semaphore hand-off.
 private final class NiceBox: @unchecked Sendable { var value: Int32 = -1 }
 private final class AtomicFlagBox: @unchecked Sendable {
-    private(set) var value = false
-    func set(_ flag: Bool) { value = flag }
+    private let flag = Atomic<Bool>(false)
+    var value: Bool { flag.load(ordering: .acquiring) }
+    func set(_ value: Bool) { flag.store(value, ordering: .releasing) }
 }

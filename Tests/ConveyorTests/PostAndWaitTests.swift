@@ -42,17 +42,10 @@ import Glibc
     }
 
     /// Ends a child that stalled (`exitReportingFailure`) with `report` and the pool's
-    /// state: how many threads, where the work waits. (A stall seen once in CI's
+    /// state: its threads, where the work waits. (A stall seen once in CI's
     /// AddressSanitizer stage, and once in a local run, left no trace of that state.)
     private static func exitStalled(_ report: String) -> Never {
-        let pool = WorkerPool.shared
-        exitReportingFailure("stalled: " + report + ", \(pool.liveThreads.load(ordering: .relaxed)) threads"
-            + " and \(pool.reserveThreads.load(ordering: .relaxed)) reserve"
-            + " (\(pool.reserveThreadsBehind.load(ordering: .relaxed)) in jobs pushed behind,"
-            + " \(pool.blockedReserveThreads.load(ordering: .relaxed)) blocked)"
-            + " (\(pool.parkedThreads.load(ordering: .relaxed)) parked, running \(pool.running.load(ordering: .relaxed)),"
-            + " searching \(pool.searching.load(ordering: .relaxed)), work visible: \(pool.hasVisibleWork(includingLIFO: true)))"
-            + "; where: \(pool.whereWorkWaits)")
+        exitReportingFailure("stalled: " + report + "\n" + WorkerPool.shared.stateDescription)
     }
 
     /// Exits once `finished` was signalled `count` times and no reserve thread is left

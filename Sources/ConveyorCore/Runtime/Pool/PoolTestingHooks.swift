@@ -37,4 +37,11 @@ public enum PoolTestingHooks {
     public static func lowerReserveThreadLimit(to limit: Int) {
         WorkerPool.shared.lowerReserveThreadLimit(to: limit)
     }
+
+    /// The pool's state in a few lines, for a test program's report of a hang: its
+    /// counters, each band's shared queue and the hand-off queue, and each worker slot
+    /// (thread id, parked or reserve, inside a job, in a Conveyor wait, jobs started,
+    /// LIFO slot and ring). A snapshot of a running pool: the counters are read one after
+    /// the other without stopping anything, and the slots' flags under the pool's lock.
+    public static var stateDescription: String { WorkerPool.shared.stateDescription }
 }

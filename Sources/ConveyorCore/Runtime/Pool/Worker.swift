@@ -219,9 +219,15 @@ final class Worker: @unchecked Sendable {
         return currentNice <= ceiling
     }
 
-    /// Whether a thread left above 0 by a refused lowering: it takes no work of the default
-    /// band or above into its own slots (`WorkerPool.submit`), since it would not run it.
-    var isStuckAboveDefault: Bool { currentNice > 0 && !mayLowerNice(to: 0) }
+    /// Whether this thread raised its nice above 0 itself and was refused the way back: it
+    /// takes no work of the default band or above into its own slots (`WorkerPool.submit`),
+    /// since it would not run it (`canRun`). A thread that started above 0 (a program run
+    /// under `nice`, a thread started by one) runs such work at its value, and keeps its
+    /// posts: on a shared queue, a busy job's post waited behind a more important band's
+    /// crowd of blocks that waited for it, and at the cap no thread reached it (the
+    /// composition tester as nobody under `nice -n 10`, program 226507000, every time;
+    /// in its slot the watchdog hands it to a reserve thread).
+    var isStuckAboveDefault: Bool { raisedNice && currentNice > 0 && !mayLowerNice(to: 0) }
 
     @inline(__always)
     private func mayLowerNice(to nice: Int32) -> Bool { refusedNice.map { nice > $0 } ?? true }

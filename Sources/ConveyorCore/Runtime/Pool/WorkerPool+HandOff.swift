@@ -131,23 +131,6 @@ extension WorkerPool {
     }
 }
 
-extension WorkerPool {
-    /// Where visible work waits, for a test's stall report: the hand-off queue, each
-    /// band's shared queue, each worker's ring and LIFO slot.
-    var whereWorkWaits: String {
-        let handOff = handedOff.isEmpty ? "empty" : handedOff.holdsPosts ? "holds posts" : "holds only jobs pushed behind"
-        var parts: [String] = ["hand-off \(handOff)"]
-        for index in injection.indices where !injectionQueue(index, { $0.isEmpty }) { parts.append("band \(index)") }
-        for index in 0..<slotCount.load(ordering: .acquiring) {
-            let worker = worker(at: index)
-            let ring = worker.local.count
-            let slot = worker.lifoSlot.load(ordering: .relaxed) != nil
-            if ring > 0 || slot { parts.append("worker \(index): ring \(ring), slot \(slot), in job \(worker.inJob.load(ordering: .relaxed)), in wait \(worker.inConveyorWait.load(ordering: .relaxed))") }
-        }
-        return parts.joined(separator: ", ")
-    }
-}
-
 /// Runs `body`, telling the pool that the calling thread is blocked meanwhile.
 @inline(__always)
 func withBlockingHint<R>(_ body: () throws -> R) rethrows -> R {

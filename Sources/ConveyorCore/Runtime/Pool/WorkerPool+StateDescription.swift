@@ -1,0 +1,53 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Conveyor open source project
+//
+// Copyright (c) 2026 the Conveyor project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The pool's state as text, for the stall reports of Conveyor's tests and test programs
+/// (`PoolTestingHooks.stateDescription`).
+extension WorkerPool {
+    var stateDescription: String {
+        var lines: [String] = []
+        lines.append("pool: \(liveThreads.load(ordering: .relaxed)) of \(maxThreads) threads, "
+                     + "running \(running.load(ordering: .relaxed)) (target \(target): credit \(credit.load(ordering: .relaxed)), "
+                     + "overcommit \(overcommitCredit.load(ordering: .relaxed))), searching \(searching.load(ordering: .relaxed)), "
+                     + "parked \(parkedThreads.load(ordering: .relaxed)), LIFO watcher \(lifoWatcher.load(ordering: .relaxed))")
+        lines.append("reserve: \(reserveThreads.load(ordering: .relaxed)) alive (limit \(reserveThreadLimit)), "
+                     + "\(blockedReserveThreads.load(ordering: .relaxed)) blocked, \(reserveThreadsBehind.load(ordering: .relaxed)) behind")
+        let bands = QoSBand.allCases.map { band in
+            "\(band): \(injectionQueue(Int(band.rawValue)) { $0.isEmpty } ? "empty" : "holds work")"
+        }
+        lines.append("shared queues: " + bands.joined(separator: ", "))
+        lines.append("hand-off queue: \(handedOff.isEmpty ? "empty" : handedOff.holdsPosts ? "holds posts" : "holds only jobs pushed behind"); "
+                     + "work visible: \(hasVisibleWork(includingLIFO: true))")
+        let count = slotCount.load(ordering: .acquiring)
+        lock.lock()
+        let flags = (0..<count).map { index in
+            let worker = worker(at: index)
+            return (thread: worker.hasThread, parked: worker.isParked, reserve: worker.isReserve)
+        }
+        lock.unlock()
+        for index in 0..<count {
+            let worker = worker(at: index)
+            var state: [String] = [flags[index].thread ? "tid \(worker.threadID.load(ordering: .relaxed))" : "no thread"]
+            if flags[index].reserve { state.append("reserve") }
+            if flags[index].parked { state.append("parked") }
+            if worker.inJob.load(ordering: .relaxed) { state.append("in a job") }
+            if worker.inConveyorWait.load(ordering: .relaxed) { state.append("in a Conveyor wait") }
+            state.append("\(worker.progress.load(ordering: .relaxed)) jobs started")
+            if worker.lifoSlot.load(ordering: .relaxed) != nil { state.append("LIFO slot full") }
+            let ring = worker.local.count
+            if ring > 0 { state.append("\(ring) in its ring") }
+            lines.append("  worker \(index): " + state.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
