@@ -157,12 +157,18 @@ extension WorkerPool {
     func reserveDidExit(_ worker: Worker) {
         worker.releaseHeldLeaves()
         if handOffLocalWork(of: worker, waitingOnPosts: false) { notifyWorkAvailable() }
+        // Read before the slot is given up: a thread started from this one would inherit
+        // the nice value it raised for background work (`wakeOrStartWorker` asks the
+        // watchdog for such a thread, but knows the caller only while it is a worker).
+        let raisedNice = worker.raisedNice && worker.currentNice > 0
         leavePool(worker)
         // Dekker pairing with a worker that handed work off and then blocked while this
         // thread still counted as running (so its look did not start a reserve thread):
         // this leaves `running` (seq_cst, above), fences, then looks.
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        if !handedOff.isEmpty { notifyWorkAvailable() }
+        if !handedOff.isEmpty {
+            if raisedNice { watchdog.requestWorker(pool: self) } else { notifyWorkAvailable() }
+        }
     }
 }
 
