@@ -138,7 +138,7 @@ extension Runner {
             timedWaits(q, kind: kind, members: members, spread: spread, timeout: timeout, from: submitter)
         case let .semaphoreLimit(q, value, members, timed):
             semaphoreLimit(q, value: value, members: members, timed: timed, from: submitter)
-        case .dataMerges, .signals, .reschedule, .fileChannel:
+        case .dataMerges, .signals, .reschedule, .fileChannel, .processExit:
             preconditionFailure("the generator makes no \(op) for the C API")
         case let .semaphore(q):
             // The C API's semaphores are the Swift API's underneath in both libraries; a

@@ -163,6 +163,9 @@ struct Program: Sendable {
         /// A random-access DispatchIO channel on a temporary file: writes at their own
         /// offsets, reads of what they wrote, close (Swift API, plain threads).
         case fileChannel(queue: Int, writes: Int, chunk: Int, reads: Int, byPath: Bool, barrier: Bool, stopEarly: Bool)
+        /// Process sources on a queue for the exit of a child process the thread starts
+        /// and kills (Swift API, plain threads; Conveyor's build only: ProcessExit.swift).
+        case processExit(queue: Int, sources: Int, exitFirst: Bool, suspendFirst: Bool, cancelFirst: Bool)
     }
 
     let seed: UInt64
@@ -362,6 +365,7 @@ extension Program {
         threads = Program.addingSignals(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingReschedules(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingFileChannels(to: threads, seed: seed, queues: queues, api: api)
+        threads = Program.addingProcessExits(to: threads, seed: seed, queues: queues, api: api)
         self.queues = queues
         self.threads = threads
     }

@@ -111,6 +111,11 @@ extension Program: CustomStringConvertible {
             lines.append(indent + "random channel(q\(queue))\(byPath ? " by path" : "") on a new file: \(writes) x write(\(chunk) bytes), "
                          + (barrier && !stopEarly ? "barrier" : "wait") + ", \(reads) x read, "
                          + (stopEarly ? "close(.stop)" : "wait, close"))
+        case let .processExit(queue, sources, exitFirst, suspendFirst, cancelFirst):
+            lines.append(indent + "spawn sleep" + (exitFirst ? ", kill" : "") + ", \(sources) x processSource(.exit, q\(queue))"
+                         + (suspendFirst ? ", the first suspended" : cancelFirst ? ", the first cancelled" : "")
+                         + (exitFirst ? "" : ", kill") + ", each awaited" + (suspendFirst ? ", resume" : "") + ", cancel, reap"
+                         + " (Conveyor only)")
         case let .transient(serial, blocks, resubmit, group):
             lines.append(indent + "new \(serial ? "serial" : "concurrent") queue, \(blocks) x async\(group ? " in a new group" : "")"
                          + (resubmit ? ", one re-submits" : "") + ", released at once")

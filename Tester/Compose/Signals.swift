@@ -50,15 +50,16 @@ extension Runner {
                  from submitter: Submitter) {
         let what = "signal \(signal)'s sources on q\(q)"
         let progress = makeSemaphore(0)
-        let records = (0..<count).map { _ in SignalRecord() }
+        let records = (0..<count).map { _ in SourceRecord() }
         // Each handler reads its own source, one at a time.
         let boxes = records.indices.map { _ in UncheckedBox(DispatchSource.makeSignalSource(signal: signal, queue: queues[q])) }
         let checker = checker
         for (index, box) in boxes.enumerated() {
             let record = records[index]
             let label = "\(what): source \(index)"
-            box.value.setEventHandler(handler: checkedHandler(q, what: "\(label): event handler", { record.event(box.value.data, checker, what: label) },
-                                                              after: progress.signal))
+            box.value.setEventHandler(handler: checkedHandler(q, what: "\(label): event handler", {
+                record.event(checker, what: label, problem: box.value.data == 0 ? "an event with no signal" : nil)
+            }, after: progress.signal))
             box.value.setRegistrationHandler(handler: checkedHandler(q, what: "\(label): registration handler", { record.registered(checker, what: label) },
                                                                      after: progress.signal))
             checker.expect()
@@ -83,7 +84,7 @@ extension Runner {
             return true
         }
         /// Waits until every record in `watched` has seen an event after `before`.
-        func awaitEvents(_ watched: [SignalRecord], after before: [Int], _ why: String) -> Bool {
+        func awaitEvents(_ watched: [SourceRecord], after before: [Int], _ why: String) -> Bool {
             awaitUntil("\(why), not every source saw it") { !zip(watched, before).contains { $0.events <= $1 } }
         }
         // libdispatch watches for the signal once a source's registration is done, which
@@ -123,46 +124,5 @@ extension Runner {
         }
         for box in boxes { box.value.cancel() }
         progress.release()
-    }
-}
-
-/// What one signal source's handlers saw.
-final class SignalRecord: @unchecked Sendable {
-    private struct State {
-        var events = 0
-        var registered = false
-        var cancelled = false
-    }
-    private let state = Locked(State())
-
-    /// The events handled so far.
-    var events: Int { state.withLock { $0.events } }
-
-    /// Whether the registration handler ran.
-    var isRegistered: Bool { state.withLock { $0.registered } }
-
-    func registered(_ checker: Checker, what: String) {
-        state.withLock { state in
-            if state.registered { checker.fail("\(what): the registration handler ran twice") }
-            if state.events > 0 { checker.fail("\(what): the registration handler ran after an event handler") }
-            if state.cancelled { checker.fail("\(what): the registration handler ran after the cancel handler") }
-            state.registered = true
-        }
-    }
-
-    func event(_ data: UInt, _ checker: Checker, what: String) {
-        state.withLock { state in
-            if state.cancelled { checker.fail("\(what): an event handler ran after the cancel handler") }
-            if data == 0 { checker.fail("\(what): an event with no signal") }
-            if !state.registered { checker.fail("\(what): an event handler ran before the registration handler") }
-            state.events += 1
-        }
-    }
-
-    func cancelled(_ checker: Checker, what: String) {
-        state.withLock { state in
-            if state.cancelled { checker.fail("\(what): the cancel handler ran twice") }
-            state.cancelled = true
-        }
     }
 }

@@ -155,6 +155,8 @@ extension Runner {
                        from: place, submitter: submitter)
         case let .fileChannel(q, writes, chunk, reads, byPath, barrier, stopEarly):
             fileChannel(q, writes: writes, chunk: chunk, reads: reads, byPath: byPath, barrier: barrier, stopEarly: stopEarly)
+        case let .processExit(q, sources, exitFirst, suspendFirst, cancelFirst):
+            processExit(q, sources: sources, exitFirst: exitFirst, suspendFirst: suspendFirst, cancelFirst: cancelFirst)
         case let .semaphore(q):
             let semaphore = DispatchSemaphore(value: 0)
             let order = submitter.order(q, in: program)
