@@ -42,6 +42,7 @@ public enum PoolTestingHooks {
     /// counters, each band's shared queue and the hand-off queue, and each worker slot
     /// (thread id, parked or reserve, inside a job, in a Conveyor wait, jobs started,
     /// LIFO slot and ring). A snapshot of a running pool: the counters are read one after
-    /// the other without stopping anything, and the slots' flags under the pool's lock.
+    /// the other without stopping anything, and the slots' flags under the pool's lock
+    /// (left out, saying so, if the lock stays held for a second).
     public static var stateDescription: String { WorkerPool.shared.stateDescription }
 }

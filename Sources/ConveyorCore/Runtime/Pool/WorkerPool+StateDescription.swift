@@ -11,6 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The pool's state as text, for the stall reports of Conveyor's tests and test programs
 /// (`PoolTestingHooks.stateDescription`).
 extension WorkerPool {
@@ -29,17 +33,28 @@ extension WorkerPool {
         lines.append("hand-off queue: \(handedOff.isEmpty ? "empty" : handedOff.holdsPosts ? "holds posts" : "holds only jobs pushed behind"); "
                      + "work visible: \(hasVisibleWork(includingLIFO: true))")
         let count = slotCount.load(ordering: .acquiring)
-        lock.lock()
-        let flags = (0..<count).map { index in
-            let worker = worker(at: index)
-            return (thread: worker.hasThread, parked: worker.isParked, reserve: worker.isReserve)
+        // The slots' flags under the lock, if it comes free within a second: a report of
+        // a hang must not hang on a lock held for ever (it says so instead).
+        var flags: [(thread: Bool, parked: Bool, reserve: Bool)]?
+        let giveUp = Clock.monotonicNanoseconds() + 1_000_000_000
+        while flags == nil && Clock.monotonicNanoseconds() < giveUp {
+            guard lock.tryLock() else {
+                sched_yield()
+                continue
+            }
+            flags = (0..<count).map { index in
+                let worker = worker(at: index)
+                return (thread: worker.hasThread, parked: worker.isParked, reserve: worker.isReserve)
+            }
+            lock.unlock()
         }
-        lock.unlock()
+        if flags == nil { lines.append("(the pool's lock stayed held for a second: threads and parked workers not shown)") }
         for index in 0..<count {
             let worker = worker(at: index)
-            var state: [String] = [flags[index].thread ? "tid \(worker.threadID.load(ordering: .relaxed))" : "no thread"]
-            if flags[index].reserve { state.append("reserve") }
-            if flags[index].parked { state.append("parked") }
+            let flag = flags?[index]
+            var state: [String] = [flag.map { $0.thread ? "tid \(worker.threadID.load(ordering: .relaxed))" : "no thread" } ?? "tid \(worker.threadID.load(ordering: .relaxed))?"]
+            if flag?.reserve == true { state.append("reserve") }
+            if flag?.parked == true { state.append("parked") }
             if worker.inJob.load(ordering: .relaxed) { state.append("in a job") }
             if worker.inConveyorWait.load(ordering: .relaxed) { state.append("in a Conveyor wait") }
             state.append("\(worker.progress.load(ordering: .relaxed)) jobs started")
