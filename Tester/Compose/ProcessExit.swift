@@ -117,11 +117,14 @@ extension Runner {
             boxes[0].value.cancel()
         }
         let running = Array(records.indices.dropFirst(suspendFirst || cancelledFirst ? 1 : 0))
-        if !exitFirst && !exitChild() { return }
-        if awaitUntil("the exit did not reach every source", { running.allSatisfy { records[$0].events > 0 } }) && suspendFirst {
+        // A failure (reported) still resumes and cancels every source below: a source left
+        // suspended would never run its cancel handler.
+        let childExited = exitFirst || exitChild()
+        let reachedAll = childExited && awaitUntil("the exit did not reach every source", { running.allSatisfy { records[$0].events > 0 } })
+        if suspendFirst {
             records[0].setSuspended(false)
             boxes[0].value.resume()
-            _ = awaitUntil("the exit did not reach the source resumed after it", { records[0].events > 0 })
+            if reachedAll { _ = awaitUntil("the exit did not reach the source resumed after it", { records[0].events > 0 }) }
         }
         for (index, box) in boxes.enumerated() where !(cancelledFirst && index == 0) { box.value.cancel() }
         progress.release()
