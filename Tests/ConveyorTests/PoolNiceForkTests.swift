@@ -136,14 +136,7 @@ import Glibc
     /// would do the same, for ever.
     @Test func aProgramRunUnderNiceRunsEveryQoSAtItsValue() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            guard dropRootToNobody() else {
-                print("skipped: cannot drop root to nobody")
-                exit(0)
-            }
-            guard cnv_set_thread_nice(10) == 0 else {
-                print("skipped: cannot raise nice")
-                exit(0)
-            }
+            Self.becomeNobodyUnderNice10()
             var wrong = 0
             for qos in [DispatchQoS.QoSClass.default, .userInitiated, .userInteractive, .utility, .background, .default] {
                 for queue in [DispatchQueue.global(qos: qos), DispatchQueue(label: "test.nice", qos: DispatchQoS(qosClass: qos, relativePriority: 0))] {
@@ -175,14 +168,7 @@ import Glibc
                 print("skipped: one CPU (a busy job takes the only runnable worker)")
                 exit(0)
             }
-            guard dropRootToNobody() else {
-                print("skipped: cannot drop root to nobody")
-                exit(0)
-            }
-            guard cnv_set_thread_nice(10) == 0 else {
-                print("skipped: cannot raise nice")
-                exit(0)
-            }
+            Self.becomeNobodyUnderNice10()
             WorkerPool.shared.lowerThreadCap(to: 4)
             WorkerPool.shared.lowerReserveThreadLimit(to: 2)
             let gate = DispatchSemaphore(value: 0)
@@ -211,6 +197,20 @@ import Glibc
             exit(finished ? 0 : 1)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    /// In a child process: becomes the user nobody with the calling thread at nice 10, as
+    /// a program run by `nice -n 10` without privilege starts; else exits 0 (skipped),
+    /// saying why.
+    private static func becomeNobodyUnderNice10() {
+        guard dropRootToNobody() else {
+            print("skipped: cannot drop root to nobody")
+            exit(0)
+        }
+        guard cnv_set_thread_nice(10) == 0 else {
+            print("skipped: cannot raise nice")
+            exit(0)
+        }
     }
 
     /// What this process's privilege allows: a plain thread of its own sets its nice value
