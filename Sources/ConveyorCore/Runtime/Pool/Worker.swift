@@ -227,7 +227,13 @@ final class Worker: @unchecked Sendable {
     /// crowd of blocks that waited for it, and at the cap no thread reached it (the
     /// composition tester as nobody under `nice -n 10`, program 226507000, every time;
     /// in its slot the watchdog hands it to a reserve thread).
-    var isStuckAboveDefault: Bool { raisedNice && currentNice > 0 && !mayLowerNice(to: 0) }
+    var isStuckAboveDefault: Bool { holdsRaisedNice && !mayLowerNice(to: 0) }
+
+    /// Whether this thread raised its nice above 0 itself (for background or utility
+    /// work): a thread it started would inherit that value, so it asks the watchdog, at
+    /// the program's value, to start one instead (`WorkerPool.wakeOrStartWorker`,
+    /// `WorkerPool.reserveDidExit`).
+    var holdsRaisedNice: Bool { raisedNice && currentNice > 0 }
 
     @inline(__always)
     private func mayLowerNice(to nice: Int32) -> Bool { refusedNice.map { nice > $0 } ?? true }

@@ -160,7 +160,7 @@ extension WorkerPool {
         // Read before the slot is given up: a thread started from this one would inherit
         // the nice value it raised for background work (`wakeOrStartWorker` asks the
         // watchdog for such a thread, but knows the caller only while it is a worker).
-        let raisedNice = worker.raisedNice && worker.currentNice > 0
+        let raisedNice = worker.holdsRaisedNice
         leavePool(worker)
         // Dekker pairing with a worker that handed work off and then blocked while this
         // thread still counted as running (so its look did not start a reserve thread):

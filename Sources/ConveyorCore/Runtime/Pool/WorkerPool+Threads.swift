@@ -39,7 +39,7 @@ extension WorkerPool {
         }
         // A thread created here inherits this thread's nice value. One that raised its nice
         // (and may be unable to lower it) asks the watchdog, at nice 0, to start it instead.
-        if let current = Worker.current, current.raisedNice && current.currentNice > 0 {
+        if let current = Worker.current, current.holdsRaisedNice {
             lock.unlock()
             watchdog.requestWorker(pool: self)
             return
