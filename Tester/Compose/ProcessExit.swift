@@ -96,18 +96,8 @@ extension Runner {
             }
             box.value.activate()
         }
-        /// Waits until `reached` holds, within the liveness bound; fails saying `why` if not.
         func awaitUntil(_ why: String, _ reached: () -> Bool) -> Bool {
-            let deadline = monotonicNanoseconds() + Int(liveness * 1e9)
-            while !reached() {
-                let left = deadline - monotonicNanoseconds()
-                if left <= 0 {
-                    checker.fail("\(what): \(why) within \(liveness) s (events: " + records.map { String($0.events) }.joined(separator: ", ") + ")")
-                    return false
-                }
-                _ = progress.wait(max(1, left / 1_000))
-            }
-            return true
+            awaitSources(records, what: what, progress: progress, why, until: reached)
         }
         let cancelledFirst = cancelFirst && !suspendFirst
         if cancelledFirst {

@@ -69,19 +69,8 @@ extension Runner {
             box.value.activate()
         }
         let running = suspendFirst ? Array(records.dropFirst()) : records
-        /// Waits until `reached` holds, within the liveness bound; fails saying `why` if not.
         func awaitUntil(_ why: String, _ reached: () -> Bool) -> Bool {
-            let deadline = monotonicNanoseconds() + Int(liveness * 1e9)
-            while !reached() {
-                let left = deadline - monotonicNanoseconds()
-                if left <= 0 {
-                    checker.fail("\(what): \(why) within \(liveness) s (events: "
-                                 + records.map { "\($0.events)\($0.isRegistered ? "" : " unregistered")" }.joined(separator: ", ") + ")")
-                    return false
-                }
-                _ = progress.wait(max(1, left / 1_000))
-            }
-            return true
+            awaitSources(records, what: what, progress: progress, why, until: reached)
         }
         /// Waits until every record in `watched` has seen an event after `before`.
         func awaitEvents(_ watched: [SourceRecord], after before: [Int], _ why: String) -> Bool {

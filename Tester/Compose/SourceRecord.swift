@@ -69,3 +69,23 @@ final class SourceRecord: @unchecked Sendable {
         }
     }
 }
+
+extension Runner {
+    /// Waits until `reached` holds, within the liveness bound, waking at each signal of
+    /// `progress` (the sources' handlers signal it); fails saying `why`, with what each
+    /// of `records` saw, if not.
+    func awaitSources(_ records: [SourceRecord], what: String, progress: SemaphoreHandle, _ why: String,
+                      until reached: () -> Bool) -> Bool {
+        let deadline = monotonicNanoseconds() + Int(liveness * 1e9)
+        while !reached() {
+            let left = deadline - monotonicNanoseconds()
+            if left <= 0 {
+                checker.fail("\(what): \(why) within \(liveness) s (events: "
+                             + records.map { "\($0.events)\($0.isRegistered ? "" : " unregistered")" }.joined(separator: ", ") + ")")
+                return false
+            }
+            _ = progress.wait(max(1, left / 1_000))
+        }
+        return true
+    }
+}
