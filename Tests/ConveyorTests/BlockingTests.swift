@@ -28,7 +28,7 @@ import Glibc
     /// parallel, start meanwhile (seen once: 127 threads against a bound of 89).
     @Test func sixtyFourBlockingTasksAllStartQuickly() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(sixtyFourBlockingTasks() ? 0 : 1)
+            finishChild(sixtyFourBlockingTasks())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -91,7 +91,7 @@ private func sixtyFourBlockingTasks() -> Bool {
     let peakThreads = ThreadInfo.processThreadCount
     for _ in 0..<tasks { release.signal() }
     let finished = group.wait(timeout: deadline()) == .success
-    print("64 blocking tasks all started in \(elapsedMilliseconds) ms; threads \(threadsBefore) -> \(peakThreads)")
+    say("64 blocking tasks all started in \(elapsedMilliseconds) ms; threads \(threadsBefore) -> \(peakThreads)")
     return finished && result == .success && elapsedMilliseconds < 5_000
         && peakThreads <= threadsBefore + tasks + ThreadInfo.cpuCount + 2
 }

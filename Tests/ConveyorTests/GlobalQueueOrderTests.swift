@@ -83,7 +83,7 @@ import Glibc
             // Every band runs before DEFAULT is done: no band waits for the others to drain.
             let lastDefault = order.lastIndex(of: 0) ?? 0
             let beforeLastDefault = (1..<bands.count).map { band in order[..<lastDefault].contains(band) }
-            print("first \(perBand) done: DEFAULT \(counts[0]), UTILITY \(counts[1]), BACKGROUND \(counts[2]); "
+            say("first \(perBand) done: DEFAULT \(counts[0]), UTILITY \(counts[1]), BACKGROUND \(counts[2]); "
                   + "last DEFAULT at #\(lastDefault)")
             guard counts[0] > counts[1], counts[1] > counts[2] else { exit(3) }
             exit(beforeLastDefault.allSatisfy { $0 } ? 0 : 4)

@@ -34,63 +34,63 @@ func computeFor(milliseconds: Double) {
 @Suite(.serialized) struct PoolFaultTests {
     @Test func cpuBoundWorkAddsNoThreads() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.cpuBoundWorkAddsNoThreads() ? 0 : 1)
+            finishChild(PoolScenarios.cpuBoundWorkAddsNoThreads())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func creditFallsWhenInvisibleBlockersReturn() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.creditFallsWhenInvisibleBlockersReturn() ? 0 : 1)
+            finishChild(PoolScenarios.creditFallsWhenInvisibleBlockersReturn())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func postFromABusyWorkerStartsSoon() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.postFromABusyWorkerStartsSoon() ? 0 : 1)
+            finishChild(PoolScenarios.postFromABusyWorkerStartsSoon())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func postAfterThePoolWentIdleStartsSoon() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.postAfterThePoolWentIdleStartsSoon() ? 0 : 1)
+            finishChild(PoolScenarios.postAfterThePoolWentIdleStartsSoon())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func aBurstFromOutsideThePoolSpreadsOverTheCPUs() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.aBurstFromOutsideThePoolSpreadsOverTheCPUs() ? 0 : 1)
+            finishChild(PoolScenarios.aBurstFromOutsideThePoolSpreadsOverTheCPUs())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func aPreemptedSearcherDoesNotHideAPostFromOutsideThePool() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.aPreemptedSearcherDoesNotHideAPostFromOutsideThePool() ? 0 : 1)
+            finishChild(PoolScenarios.aPreemptedSearcherDoesNotHideAPostFromOutsideThePool())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func aSearcherThatParkedDoesNotVouchForAPreemptedOne() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.aSearcherThatParkedDoesNotVouchForAPreemptedOne() ? 0 : 1)
+            finishChild(PoolScenarios.aSearcherThatParkedDoesNotVouchForAPreemptedOne())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func anIdlePoolLeavesNoSearchStamp() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.anIdlePoolLeavesNoSearchStamp() ? 0 : 1)
+            finishChild(PoolScenarios.anIdlePoolLeavesNoSearchStamp())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
 
     @Test func backgroundStartsUnderContinuousDefaultLoad() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad() ? 0 : 1)
+            finishChild(PoolScenarios.backgroundStartsUnderContinuousDefaultLoad())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -114,7 +114,7 @@ enum PoolScenarios {
             peakRunning = max(peakRunning, pool.running.load(ordering: .relaxed))
             peakCredit = max(peakCredit, pool.credit.load(ordering: .relaxed))
         }
-        print("CPU-bound \(tasks)x100 ms: peak runnable workers \(peakRunning), peak credit \(peakCredit), cpus \(ThreadInfo.cpuCount)")
+        say("CPU-bound \(tasks)x100 ms: peak runnable workers \(peakRunning), peak credit \(peakCredit), cpus \(ThreadInfo.cpuCount)")
         return peakCredit == 0 && peakRunning <= ThreadInfo.cpuCount + 1
     }
 
@@ -142,7 +142,7 @@ enum PoolScenarios {
             _ = step.wait(timeout: deadline())
         }
         let creditAfter = WorkerPool.shared.credit.load(ordering: .relaxed)
-        print("invisible blockers: queued work started \(started), credit \(creditWhileBlocked) while blocked, \(creditAfter) after")
+        say("invisible blockers: queued work started \(started), credit \(creditWhileBlocked) while blocked, \(creditAfter) after")
         return started && finished && creditAfter == 0
     }
 
@@ -150,7 +150,7 @@ enum PoolScenarios {
     /// another CPU, not after the watchdog's second tick (~20 ms before the fix).
     static func postFromABusyWorkerStartsSoon() -> Bool {
         guard ThreadInfo.cpuCount >= 2 else {
-            print("postFromABusyWorkerStartsSoon: skipped, needs 2 CPUs")
+            say("postFromABusyWorkerStartsSoon: skipped, needs 2 CPUs")
             return true
         }
         var latencies: [Double] = []
@@ -175,7 +175,7 @@ enum PoolScenarios {
             guard done.wait(timeout: deadline()) == .success else { return false }
             latencies.append(Double(latency.load(ordering: .acquiring)) / 1e6)
         }
-        print("post from a busy worker: latency ms \(latencies)")
+        say("post from a busy worker: latency ms \(latencies)")
         // Before the fix no round was under 10 ms (the watchdog needed two ticks).
         return (latencies.min() ?? 1e9) < 8
     }
@@ -188,7 +188,7 @@ enum PoolScenarios {
     /// were left alone with the burst, the first job would spin until its deadline.
     static func aBurstFromOutsideThePoolSpreadsOverTheCPUs() -> Bool {
         guard ThreadInfo.cpuCount >= 2 else {
-            print("aBurstFromOutsideThePoolSpreadsOverTheCPUs: skipped, needs 2 CPUs")
+            say("aBurstFromOutsideThePoolSpreadsOverTheCPUs: skipped, needs 2 CPUs")
             return true
         }
         var lonelyRounds = 0
@@ -207,7 +207,7 @@ enum PoolScenarios {
             guard burst.wait(timeout: deadline()) == .success else { return false }
             if lonely.load(ordering: .relaxed) > 0 { lonelyRounds += 1 }
         }
-        print("bursts of 64 from outside the pool: \(lonelyRounds) of 20 ran on one worker alone")
+        say("bursts of 64 from outside the pool: \(lonelyRounds) of 20 ran on one worker alone")
         return lonelyRounds == 0
     }
 
@@ -230,7 +230,7 @@ enum PoolScenarios {
             let outcome = ran.wait(timeout: .now() + .seconds(10))
             pool.searching.wrappingSubtract(1, ordering: .sequentiallyConsistent)
             guard outcome == .success else {
-                print("round \(round): a post waited behind a searcher that never ran")
+                say("round \(round): a post waited behind a searcher that never ran")
                 return false
             }
         }
@@ -253,21 +253,21 @@ enum PoolScenarios {
             let first = DispatchSemaphore(value: 0)
             DispatchQueue.global().async { first.signal() }
             guard first.wait(timeout: .now() + .seconds(10)) == .success else {
-                print("round \(round): the first post waited behind a searcher that never ran")
+                say("round \(round): the first post waited behind a searcher that never ran")
                 return false
             }
             // The woken worker searches, then parks: post the moment it has.
             let parkedBy = DispatchTime.now() + .seconds(10)
             while pool.running.load(ordering: .relaxed) != 0 {
                 guard DispatchTime.now() < parkedBy else {
-                    print("round \(round): the woken worker did not park")
+                    say("round \(round): the woken worker did not park")
                     return false
                 }
             }
             let second = DispatchSemaphore(value: 0)
             DispatchQueue.global().async { second.signal() }
             guard second.wait(timeout: .now() + .seconds(10)) == .success else {
-                print("round \(round): a post right after a searcher parked waited behind the phantom")
+                say("round \(round): a post right after a searcher parked waited behind the phantom")
                 return false
             }
         }
@@ -292,7 +292,7 @@ enum PoolScenarios {
         let stale = (0..<pool.slotCount.load(ordering: .acquiring)).filter {
             pool.worker(at: $0).searchStamp.load(ordering: .relaxed) != 0
         }
-        print("idle pool: \(stale.count) worker(s) with a search stamp")
+        say("idle pool: \(stale.count) worker(s) with a search stamp")
         return stale.isEmpty
     }
 
@@ -311,7 +311,7 @@ enum PoolScenarios {
         let idleBy = DispatchTime.now() + .seconds(10)
         while pool.running.load(ordering: .relaxed) != 0 || pool.searching.load(ordering: .relaxed) != 0 {
             guard DispatchTime.now() < idleBy else {
-                print("the pool did not go idle")
+                say("the pool did not go idle")
                 return false
             }
             usleep(1_000)
@@ -321,7 +321,7 @@ enum PoolScenarios {
 
     static func postAfterThePoolWentIdleStartsSoon() -> Bool {
         guard ThreadInfo.cpuCount >= 2 else {
-            print("postAfterThePoolWentIdleStartsSoon: skipped, needs 2 CPUs")
+            say("postAfterThePoolWentIdleStartsSoon: skipped, needs 2 CPUs")
             return true
         }
         let pool = WorkerPool.shared
@@ -337,7 +337,7 @@ enum PoolScenarios {
             let idleBy = DispatchTime.now() + .seconds(10)
             while pool.running.load(ordering: .relaxed) != 0 || pool.lifoWatcher.load(ordering: .relaxed) {
                 guard DispatchTime.now() < idleBy else {
-                    print("the pool did not go idle")
+                    say("the pool did not go idle")
                     return false
                 }
                 usleep(1_000)
@@ -356,7 +356,7 @@ enum PoolScenarios {
             let waited = latency.load(ordering: .acquiring)
             latencies.append(waited == 0 ? 1_000 : Double(waited) / 1e6)
         }
-        print("post after the pool went idle: latency ms \(latencies)")
+        say("post after the pool went idle: latency ms \(latencies)")
         // Before the fix every round waited out the poster's job (1,000 ms).
         return latencies.allSatisfy { $0 < 500 }
     }
@@ -393,7 +393,7 @@ enum PoolScenarios {
         stop.store(true, ordering: .releasing)
         _ = feederDone.wait(timeout: deadline())
         let waited = result == .success ? Double(startedAt.load(ordering: .acquiring) - submittedAt) / 1e6 : -1
-        print("background start under default load: \(waited) ms")
+        say("background start under default load: \(waited) ms")
         return result == .success && waited >= 0 && waited < 1_000
     }
 }

@@ -29,17 +29,17 @@ import Glibc
     @Test func niceDoesNotStickWithoutPrivilege() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             guard dropRootToNobody() else {
-                print("nice test skipped: cannot drop root to nobody")
+                say("nice test skipped: cannot drop root to nobody")
                 exit(0)
             }
             // Can this process lower a thread's nice once raised? Then the fault cannot show.
             if Self.aScratchThreadMaySetNice(1, 0) {
-                print("nice test skipped: this process may lower nice (CAP_SYS_NICE or RLIMIT_NICE)")
+                say("nice test skipped: this process may lower nice (CAP_SYS_NICE or RLIMIT_NICE)")
                 exit(0)
             }
             let background = DispatchSemaphore(value: 0)
             DispatchQueue.global(qos: .background).async {
-                print("background job at nice \(ThreadInfo.nice)")
+                say("background job at nice \(ThreadInfo.nice)")
                 background.signal()
             }
             background.wait()
@@ -55,7 +55,7 @@ import Glibc
                 done.wait()
                 if seen.value != 0 {
                     bad += 1
-                    print("\(qos) job at nice \(seen.value)")
+                    say("\(qos) job at nice \(seen.value)")
                 }
                 if round % 4 == 0 {
                     let again = DispatchSemaphore(value: 0)
@@ -63,8 +63,8 @@ import Glibc
                     again.wait()
                 }
             }
-            print("later default/user-interactive jobs at nice > 0: \(bad) of \(20 * ThreadInfo.cpuCount)")
-            exit(bad == 0 ? 0 : 1)
+            say("later default/user-interactive jobs at nice > 0: \(bad) of \(20 * ThreadInfo.cpuCount)")
+            finishChild(bad == 0)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -77,7 +77,7 @@ import Glibc
     /// where the process may lower nice: as nobody, all of that runs at 0.
     @Test func eachQoSAndTheEventThreadRunAtLibdispatchsNiceValues() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(Self.niceValuesMatchLibdispatch() ? 0 : 1)
+            finishChild(Self.niceValuesMatchLibdispatch())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -85,10 +85,10 @@ import Glibc
     @Test func withoutPrivilegeNothingRunsBelowZero() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             guard dropRootToNobody() else {
-                print("skipped: cannot drop root to nobody")
+                say("skipped: cannot drop root to nobody")
                 exit(0)
             }
-            exit(Self.niceValuesMatchLibdispatch() ? 0 : 1)
+            finishChild(Self.niceValuesMatchLibdispatch())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -109,11 +109,11 @@ import Glibc
         }
         guard fired.wait(timeout: deadline()) == .success,
               let eventThread = processThreads().first(where: { $0.name == "conveyor.events" })?.id else {
-            print("the timer did not fire, or no thread is named conveyor.events")
+            say("the timer did not fire, or no thread is named conveyor.events")
             return false
         }
         let eventNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(eventThread))
-        print("event thread: nice \(eventNice), expected \(max(EventLoop.eventThreadNice, floor)); the timer's job: \(timerJob.value)")
+        say("event thread: nice \(eventNice), expected \(max(EventLoop.eventThreadNice, floor)); the timer's job: \(timerJob.value)")
         var wrong = eventNice == max(EventLoop.eventThreadNice, floor) && timerJob.value == 0 ? 0 : 1
         let expected: [(DispatchQoS.QoSClass, Int32)] = [
             (.background, 10), (.utility, 2), (.default, 0), (.userInitiated, -2), (.userInteractive, -4), (.default, 0),
@@ -122,7 +122,7 @@ import Glibc
             for queue in [DispatchQueue.global(qos: qos), DispatchQueue(label: "test.qos", qos: DispatchQoS(qosClass: qos, relativePriority: 0))] {
                 let seen = niceOfABlock(on: queue)
                 let want = max(nice, floor)
-                print("\(qos) on \(queue.label): nice \(seen.map(String.init) ?? "none: not run"), expected \(want)")
+                say("\(qos) on \(queue.label): nice \(seen.map(String.init) ?? "none: not run"), expected \(want)")
                 if seen != want { wrong += 1 }
             }
         }
@@ -141,14 +141,14 @@ import Glibc
             for qos in [DispatchQoS.QoSClass.default, .userInitiated, .userInteractive, .utility, .background, .default] {
                 for queue in [DispatchQueue.global(qos: qos), DispatchQueue(label: "test.nice", qos: DispatchQoS(qosClass: qos, relativePriority: 0))] {
                     guard let seen = niceOfABlock(on: queue) else {
-                        print("\(qos) on \(queue.label): not run in time")
-                        exit(1)
+                        say("\(qos) on \(queue.label): not run in time")
+                        finishChild(false)
                     }
-                    print("\(qos) on \(queue.label): nice \(seen)")
+                    say("\(qos) on \(queue.label): nice \(seen)")
                     if seen != 10 { wrong += 1 }
                 }
             }
-            exit(wrong == 0 ? 0 : 1)
+            finishChild(wrong == 0)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -165,7 +165,7 @@ import Glibc
     @Test func aBusyPostersPostRunsAtTheCapUnderNice() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             guard ThreadInfo.cpuCount >= 2 else {
-                print("skipped: one CPU (a busy job takes the only runnable worker)")
+                say("skipped: one CPU (a busy job takes the only runnable worker)")
                 exit(0)
             }
             Self.becomeNobodyUnderNice10()
@@ -192,9 +192,9 @@ import Glibc
             crowdQueued.set(true)
             let finished = crowd.wait(timeout: deadline(seconds: 20)) == .success
             crowdDone.set(true)
-            print(finished ? "the crowd got its post" : "the crowd still waited for the busy job's post after 20 s:\n"
+            say(finished ? "the crowd got its post" : "the crowd still waited for the busy job's post after 20 s:\n"
                   + WorkerPool.shared.stateDescription)
-            exit(finished ? 0 : 1)
+            finishChild(finished)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -204,11 +204,11 @@ import Glibc
     /// saying why.
     private static func becomeNobodyUnderNice10() {
         guard dropRootToNobody() else {
-            print("skipped: cannot drop root to nobody")
+            say("skipped: cannot drop root to nobody")
             exit(0)
         }
         guard cnv_set_thread_nice(10) == 0 else {
-            print("skipped: cannot raise nice")
+            say("skipped: cannot raise nice")
             exit(0)
         }
     }

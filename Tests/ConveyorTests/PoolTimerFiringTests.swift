@@ -229,7 +229,7 @@ import Glibc
     /// In a child process, so that the figure printed is this chain's alone.
     @Test func aShortTimerChainRunsOnceInOrderNeverEarly() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            exit(Self.shortTimerChain() ? 0 : 1)
+            finishChild(Self.shortTimerChain())
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }
@@ -256,7 +256,7 @@ import Glibc
         let inOrder = order.values == Array(0..<count)
         let earlyCount = early.load(ordering: .relaxed)
         let poolFired = EventLoop.shared.poolFiredTimers.load(ordering: .relaxed) - firedBefore
-        print("short timer chain: finished \(finished), in order \(inOrder), early \(earlyCount), fired by workers \(poolFired) of \(count)")
+        say("short timer chain: finished \(finished), in order \(inOrder), early \(earlyCount), fired by workers \(poolFired) of \(count)")
         return finished && inOrder && earlyCount == 0
     }
 }

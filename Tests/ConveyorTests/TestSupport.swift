@@ -34,6 +34,28 @@ final class TestLog<Element: Sendable>: @unchecked Sendable {
     var count: Int { lock.withLock { storage.count } }
 }
 
+/// What the child process of an exit test has said, for its parent. The parent sees the
+/// child's standard output only when the child exits as expected (`#expect(processExitsWith:)`
+/// returns nil otherwise), so a failing child's account of itself would be lost: `say`
+/// prints a line and keeps it, and `finishChild(false)` hands every kept line to the
+/// parent as an issue (Swift Testing forwards issues a child records) before exiting 1.
+private let childReport = TestLog<String>()
+
+/// Prints `line` and keeps it for `finishChild`'s report.
+func say(_ line: String) {
+    print(line)
+    childReport.append(line)
+}
+
+/// Ends an exit test's child: exit code 0 if it `passed`; else records what it said as an
+/// issue, which reaches the parent, and exits 1.
+func finishChild(_ passed: Bool) -> Never {
+    if !passed {
+        Issue.record(Comment(rawValue: "the child process said:\n" + childReport.values.joined(separator: "\n")))
+    }
+    exit(passed ? 0 : 1)
+}
+
 final class Counter: @unchecked Sendable {
     let value = Atomic<Int>(0)
     @discardableResult func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
