@@ -57,8 +57,11 @@ final class Worker: @unchecked Sendable {
     /// work (`WorkerPool.findJob`); owner only.
     var turnsPastRing = 0
     /// The ring's tail position when the current job began: the ring's jobs past it are
-    /// the ones this job posted (`WorkerPool.handOffLocalWork`); owner only.
-    var ringTailAtJobStart: UInt32 = 0
+    /// the ones this job posted (`ringJobsBeforeCurrentJob`). Written by the owner at each
+    /// job's start; read by the watchdog too (relaxed: it reads it only for a job it saw at
+    /// its previous tick, about 10 ms before, and a stale value misplaces jobs in the
+    /// hand-off queue's order, never loses one).
+    let ringTailAtJobStart = Atomic<UInt32>(0)
     var currentNice: Int32 = 0
     /// Set when this thread raised its own nice value (for utility or background work, or
     /// back to 0 after more important work).
@@ -172,7 +175,7 @@ final class Worker: @unchecked Sendable {
             return false
         }
         inJob.store(true, ordering: .relaxed)
-        ringTailAtJobStart = local.tailPosition
+        ringTailAtJobStart.store(local.tailPosition, ordering: .relaxed)
         let overcommit = job.isOvercommit
         if overcommit {
             runsOvercommit.store(true, ordering: .relaxed)
@@ -234,6 +237,15 @@ final class Worker: @unchecked Sendable {
     /// the program's value, to start one instead (`WorkerPool.wakeOrStartWorker`,
     /// `WorkerPool.reserveDidExit`).
     var holdsRaisedNice: Bool { raisedNice && currentNice > 0 }
+
+    /// How many of the ring's jobs, at its older end, were there before the current job
+    /// began (a batch taken from a shared queue, a steal, work posted before the job): not
+    /// posts of this job, which are the rest. Thieves take from the older end, so this is
+    /// what is left of them; an estimate if a steal or a pop races it.
+    var ringJobsBeforeCurrentJob: Int {
+        let posts = Int(local.tailPosition &- ringTailAtJobStart.load(ordering: .relaxed))
+        return max(0, local.count - posts)
+    }
 
     @inline(__always)
     private func mayLowerNice(to nice: Int32) -> Bool { refusedNice.map { nice > $0 } ?? true }

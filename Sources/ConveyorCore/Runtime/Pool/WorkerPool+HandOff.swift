@@ -48,7 +48,7 @@ extension WorkerPool {
         let now = Clock.monotonicNanoseconds()
         // Thieves take from the ring's head, the older end: the posts are its last jobs,
         // however many were stolen (an estimate if a steal races this).
-        var older = waitingOnPosts ? worker.local.count - Int(worker.local.tailPosition &- worker.ringTailAtJobStart) : .max
+        var older = waitingOnPosts ? worker.ringJobsBeforeCurrentJob : .max
         var madeNonEmpty = false
         if older > 0 && !worker.local.isEmpty {
             madeNonEmpty = handedOff.pushBehind(at: now) {
@@ -73,29 +73,11 @@ extension WorkerPool {
     }
 
     /// The watchdog's tick, at the cap: the ring jobs of `worker`, still inside the job of
-    /// the previous tick, go to the hand-off queue in their order: `ahead` of everything
-    /// it holds, as the LIFO slot's one job does (`handOffSlot`), when the job posted
-    /// nothing since the previous tick, and behind everything (`pushBehind`) while it
-    /// still posts. A job that posted and then computes for long (the tester's busy
-    /// poster) holds what others wait for, posted before them (first in, first out,
-    /// libdispatch runs it first): behind the waiters it stayed there while they took
-    /// every reserve thread (cap 8, under ThreadSanitizer). A job still posting is a
-    /// producer of new work, often blocks that will wait (one posting 20,000 that post and
-    /// wait): ahead, they took every reserve thread while their posts queued behind them.
-    /// `scratch` is the watchdog thread's own empty ring, which a steal needs
-    /// (`LocalRunQueue.steal`); the owner's pops and this thread's steals race through
-    /// the ring's head, which moves only by compare-and-swap.
+    /// the previous tick, go to the hand-off queue (`HandOffQueue.takeRing`), its job's
+    /// posts `ahead` of everything it holds when the job posted nothing since the previous
+    /// tick. `scratch` is the watchdog thread's own empty ring, which a steal needs.
     func handOffRing(of worker: Worker, through scratch: LocalRunQueue, ahead: Bool) {
-        var taken: [Job] = []
-        // Bounded: the owner may push as fast as this steals.
-        while taken.count < Int(LocalRunQueue.capacity), let first = worker.local.steal(into: scratch) {
-            taken.append(first)
-            while let job = scratch.pop() { taken.append(job) }
-        }
-        var next = taken.makeIterator()
-        let now = Clock.monotonicNanoseconds()
-        let wasEmpty = ahead ? handedOff.pushBatch(at: now, { next.next() }) : handedOff.pushBehind(at: now, { next.next() })
-        if wasEmpty { notifyWorkAvailable() }
+        if handedOff.takeRing(of: worker, through: scratch, postsAhead: ahead) { notifyWorkAvailable() }
     }
 
     /// The calling thread is about to block in a Conveyor wait. If it is a worker, it stops
@@ -137,4 +119,51 @@ func withBlockingHint<R>(_ body: () throws -> R) rethrows -> R {
     let worker = WorkerPool.shared.willBlock()
     defer { WorkerPool.shared.didUnblock(worker) }
     return try body()
+}
+
+extension HandOffQueue {
+    /// Takes the ring of `worker`, stuck inside one job (`WorkerPool.handOffRing`), in its
+    /// order. The jobs it held before that job began (a batch taken from a shared queue, a
+    /// steal) go behind everything held (`pushBehind`), as when a worker blocks
+    /// (`WorkerPool.handOffLocalWork`): they are not what anyone waits for, and often more
+    /// waiters. The job's own posts go `postsAhead` of everything held (`pushBatch`) when
+    /// the job posted nothing since the previous tick, else behind too.
+    ///
+    /// Posts ahead: a job that posted and then computes for long (the tester's busy
+    /// poster) holds what others wait for, posted before them (first in, first out,
+    /// libdispatch runs it first): behind the waiters it stayed there while they took
+    /// every reserve thread (cap 8, under ThreadSanitizer). Posts of a job still posting
+    /// behind: such a job is a producer of new work, often blocks that will wait (one
+    /// posting 20,000 that post and wait): ahead, they took every reserve thread while
+    /// their posts queued behind them.
+    ///
+    /// The older jobs behind: a worker preempted inside a job it had just begun (a
+    /// background crowd member about to wait, at nice 10 as nobody, beside busier threads
+    /// at 0) held the rest of its batch, more such members; handed off ahead as if they
+    /// were posts, at the same tick as a busy poster's gate opener and on top of it, they
+    /// took all eight reserve threads, and the opener every member waited for stayed
+    /// queued (the composition tester, C API, cap 4 with 2 reserve threads, as nobody: one
+    /// hang in about 25 minutes, whose report this fits; no other way was found for jobs
+    /// a plain thread submitted to become posts).
+    ///
+    /// `scratch` must be an empty ring that only the caller uses (`LocalRunQueue.steal`):
+    /// the owner's pops and these steals race through the ring's head, which moves only
+    /// by compare-and-swap. Returns whether the queue went from empty to non-empty.
+    func takeRing(of worker: Worker, through scratch: LocalRunQueue, postsAhead: Bool) -> Bool {
+        // Before the steals: the owner may post more meanwhile, at the ring's newer end.
+        let older = worker.ringJobsBeforeCurrentJob
+        var taken: [Job] = []
+        // Bounded: the owner may push as fast as this steals.
+        while taken.count < Int(LocalRunQueue.capacity), let first = worker.local.steal(into: scratch) {
+            taken.append(first)
+            while let job = scratch.pop() { taken.append(job) }
+        }
+        let split = min(older, taken.count)
+        let now = Clock.monotonicNanoseconds()
+        var olderJobs = taken[..<split].makeIterator()
+        var posts = taken[split...].makeIterator()
+        let olderMadeNonEmpty = pushBehind(at: now) { olderJobs.next() }
+        let postsMadeNonEmpty = postsAhead ? pushBatch(at: now) { posts.next() } : pushBehind(at: now) { posts.next() }
+        return olderMadeNonEmpty || postsMadeNonEmpty
+    }
 }
