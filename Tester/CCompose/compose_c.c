@@ -13,6 +13,8 @@
 
 // See include/compose_c.h.
 #include <dispatch/dispatch.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "compose_c.h"
 
 #ifndef QOS_CLASS_BACKGROUND
@@ -226,3 +228,5 @@ void compose_c_async_qos(void *queue, int barrier, int qos, int flag, void *cont
     else dispatch_async((dispatch_queue_t)queue, block);
     _Block_release(block);
 }
+
+int compose_thread_id(void) { return (int)syscall(SYS_gettid); }

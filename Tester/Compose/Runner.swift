@@ -217,7 +217,9 @@ final class Runner: @unchecked Sendable {
         }
         let blocks = BlocksOnThisThread.current
         blocks.push(.init(queue: queue, exclusive: barrier || program.queues[queue].serial))
+        let outer = RunningBlocks.enter(what, queue: queue)
         body(Submitter(checker))
+        RunningBlocks.leave(restoring: outer)
         blocks.pop()
         checker.leave(queue, barrier: barrier)
         checker.done()
@@ -252,6 +254,8 @@ final class Runner: @unchecked Sendable {
         }
         lines.append("threads (name, state, nice, kernel wait channel):")
         lines.append(contentsOf: threadStates().map { "  " + $0 })
+        lines.append("checked blocks running (thread id: block):")
+        lines.append(contentsOf: RunningBlocks.description.map { "  " + $0 })
         #if CONVEYOR
         lines.append(PoolTestingHooks.stateDescription)
         #endif

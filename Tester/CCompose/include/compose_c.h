@@ -119,6 +119,9 @@ void compose_c_block_release(void *block);
 /// user-interactive) and flag `flag` (0 none, 1 enforce, 2 inherit, 3 detached).
 void compose_c_async_qos(void *queue, int barrier, int qos, int flag, void *context, compose_function_t work);
 
+/// The calling thread's kernel id (what /proc/self/task lists), for the hang report.
+int compose_thread_id(void);
+
 /// The crash note (crash_note.c): `compose_crash_note_install` makes a crash (SIGSEGV,
 /// SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT) write the seed of the program running then to
 /// standard error before it goes on to the handler installed before (Swift's backtracer)
