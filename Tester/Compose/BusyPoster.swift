@@ -29,6 +29,14 @@ import Synchronization
 /// block until the opener runs: posted first, it must run without waiting for a thread
 /// behind them.
 ///
+/// With the pool's cap lowered (`Runner.capLowered`), the poster stays runnable only
+/// until the opener ran, which is what the op checks: holding its thread longer, beside
+/// other ops' blocks waiting in `sync` (three of them on a serial queue whose drain was
+/// queued behind on its global queue), it left a pool of 4 threads none for that drain,
+/// as it would any pool of 4 (libdispatch's too), while at 5 the same program passes
+/// (program 924335014, C API, cap 4; Conveyor's reserve threads are for what blocked
+/// jobs posted, not for a cap that is simply used up).
+///
 /// One busy poster at a time, and only with two CPUs or more: a pool keeps as many
 /// runnable threads as CPUs and adds none for work that stays runnable, so posters on
 /// every CPU leave none for the crowd, and the openers, on either library (libdispatch's
@@ -45,8 +53,13 @@ extension Runner {
         let gate = DispatchSemaphore(value: 0)
         let posted = DispatchSemaphore(value: 0)
         let crowdDone = Flag()
+        let openerRan = Flag()
         let checker = self.checker
-        let openGate: @Sendable () -> Void = { for _ in 0..<members { gate.signal() } }
+        let openGate: @Sendable () -> Void = {
+            openerRan.set()
+            for _ in 0..<members { gate.signal() }
+        }
+        let done = capLowered ? openerRan : crowdDone
         let giveUp = liveness + 1
         let api = program.api
         let poster: @Sendable () -> Void = {
@@ -60,8 +73,8 @@ extension Runner {
                 DispatchQueue.global().async(execute: openGate)
             }
             posted.signal()
-            let until = DispatchTime.now() + giveUp
-            while !crowdDone.isSet && DispatchTime.now() < until { sched_yield() }   // runnable, never blocked
+            let giveUpAt = DispatchTime.now() + giveUp
+            while !done.isSet && DispatchTime.now() < giveUpAt { sched_yield() }   // runnable, never blocked
         }
         if api == .c {
             compose_c_async(compose_c_global(2), 0, context(poster), runContext)

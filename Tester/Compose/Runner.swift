@@ -35,6 +35,9 @@ final class Runner: @unchecked Sendable {
     let program: Program
     let checker: Checker
     let liveness: Double
+    /// The pool's thread cap was lowered (`--thread-cap`): a busy poster then computes only
+    /// until its opener ran (`busyPoster`).
+    let capLowered: Bool
     /// The program's queues, made through the Swift API or the C API.
     private(set) var queues: [DispatchQueue] = []
     private(set) var cQueues: [UnsafeMutableRawPointer] = []
@@ -42,10 +45,11 @@ final class Runner: @unchecked Sendable {
     /// for the process, as a key's address could be reused by the next program's.
     private static let specificKey = DispatchSpecificKey<Int>()
 
-    init(program: Program, livenessSeconds: Double) {
+    init(program: Program, livenessSeconds: Double, capLowered: Bool) {
         self.program = program
         checker = Checker(program: program)
         liveness = livenessSeconds
+        self.capLowered = capLowered
     }
 
     /// The submitting context of one plain thread or one run of a block: numbers its

@@ -114,8 +114,9 @@ while let flag = arguments.popFirst() {
 /// Runs the programs (or replays one) and exits with the tester's status. On a thread of
 /// its own: the main thread serves the main queue, which programs of the Swift API use.
 @Sendable func drive(_ options: Options) -> Never {
-    let (seconds, firstSeed, replay, repeats, liveness, onlyThreads, onlyAPI) =
-        (options.seconds, options.firstSeed, options.replay, options.repeats, options.liveness, options.onlyThreads, options.onlyAPI)
+    let (seconds, firstSeed, replay, repeats, liveness, onlyThreads, onlyAPI, capLowered) =
+        (options.seconds, options.firstSeed, options.replay, options.repeats, options.liveness, options.onlyThreads, options.onlyAPI,
+         options.capLowered)
     let start = monotonicNanoseconds()
     var failures: [UInt64] = []
     var programs = 0
@@ -126,7 +127,7 @@ while let flag = arguments.popFirst() {
         for _ in 0..<repeats {
             programs += 1
             compose_crash_note_set_seed(replay)
-            if !report(program, Runner(program: program, livenessSeconds: liveness).run()) { failures.append(replay) }
+            if !report(program, Runner(program: program, livenessSeconds: liveness, capLowered: capLowered).run()) { failures.append(replay) }
         }
     } else {
         let first = firstSeed ?? UInt64(truncatingIfNeeded: monotonicNanoseconds()) % 1_000_000_000
@@ -137,7 +138,7 @@ while let flag = arguments.popFirst() {
             if let onlyAPI, program.api != onlyAPI { seed += 1; continue }
             programs += 1
             compose_crash_note_set_seed(seed)
-            if !report(program, Runner(program: program, livenessSeconds: liveness).run()) {
+            if !report(program, Runner(program: program, livenessSeconds: liveness, capLowered: capLowered).run()) {
                 failures.append(seed)
                 if failures.count >= 20 { break }
             }
@@ -169,10 +170,10 @@ if threadCap != nil || reserveLimit != nil {
 /// The command line's choices, handed to the driver's thread.
 struct Options: Sendable {
     let seconds: Double, firstSeed: UInt64?, replay: UInt64?, repeats: Int, liveness: Double
-    let onlyThreads: [Int]?, onlyAPI: Program.API?
+    let onlyThreads: [Int]?, onlyAPI: Program.API?, capLowered: Bool
 }
 let options = Options(seconds: seconds, firstSeed: firstSeed, replay: replay, repeats: repeats, liveness: liveness,
-                      onlyThreads: onlyThreads, onlyAPI: onlyAPI)
+                      onlyThreads: onlyThreads, onlyAPI: onlyAPI, capLowered: threadCap != nil)
 // A crash prints the seed of the program it hit (the backtrace alone does not say).
 compose_crash_note_install()
 // The signals the `signals` op sends: ignored, so that one that arrives while no source
