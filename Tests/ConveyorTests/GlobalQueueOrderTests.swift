@@ -13,6 +13,7 @@
 
 import CConveyor
 @testable import ConveyorCore
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -87,6 +88,46 @@ import Glibc
                   + "last DEFAULT at #\(lastDefault)")
             guard counts[0] > counts[1], counts[1] > counts[2] else { exit(3) }
             exit(beforeLastDefault.allSatisfy { $0 } ? 0 : 4)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
+
+    /// A background block does not wait for every default job that workers took into
+    /// their rings as a batch: aging bounds a band's wait among the shared queues, and a
+    /// worker busy with its ring gives them a turn too once that band has waited. Before,
+    /// the block started only after all 16 default jobs had (libdispatch starts it at
+    /// once, on a thread of its own). The count of default jobs started decides, not a
+    /// time: in a child process, the pool fresh.
+    @Test func aBackgroundBlockDoesNotWaitForEveryDefaultJobInTheRings() async {
+        let result = await #expect(processExitsWith: .exitCode(0), observing: [\.standardOutputContent]) {
+            let jobs = 8 * WorkerPool.shared.cpuCount
+            let started = Counter()
+            let group = DispatchGroup()
+            // Queued at once from this plain thread: the workers take them in batches
+            // (`injectionBatch`), and the background block comes once the default band's
+            // shared queue is empty, every job left in a ring or running.
+            for _ in 0..<jobs {
+                DispatchQueue.global().async(group: group) {
+                    started.increment()
+                    computeFor(milliseconds: 20)
+                }
+            }
+            let defaultBand = Int(QoSBand.default.rawValue)
+            guard waitUntil({ WorkerPool.shared.injectionQueue(defaultBand) { $0.isEmpty } }) else { finishChild(false) }
+            let startedBefore = Atomic<Int>(-1)
+            let ran = DispatchSemaphore(value: 0)
+            DispatchQueue.global(qos: .background).async {
+                startedBefore.store(started.current, ordering: .relaxed)
+                ran.signal()
+            }
+            guard ran.wait(timeout: deadline()) == .success else {
+                say("the background block did not run")
+                finishChild(false)
+            }
+            _ = group.wait(timeout: deadline())
+            let before = startedBefore.load(ordering: .relaxed)
+            say("default jobs started before the background block: \(before) of \(jobs)")
+            finishChild(before < jobs - WorkerPool.shared.cpuCount)
         }
         if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
     }

@@ -56,6 +56,9 @@ final class Worker: @unchecked Sendable {
     /// Jobs taken from the more important shared queues in a row while the ring held
     /// work (`WorkerPool.findJob`); owner only.
     var turnsPastRing = 0
+    /// Jobs taken from the ring in a row while a less important band's shared queue held
+    /// work (`WorkerPool.findJob`); owner only.
+    var ringTurnsPastLessImportant = 0
     /// The ring's tail position when the current job began: the ring's jobs past it are
     /// the ones this job posted (`ringJobsBeforeCurrentJob`). Written by the owner at each
     /// job's start; read by the watchdog too (relaxed: it reads it only for a job it saw at

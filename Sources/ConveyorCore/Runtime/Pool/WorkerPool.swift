@@ -325,6 +325,21 @@ final class WorkerPool: @unchecked Sendable {
                 worker.turnsPastRing = 0
             }
         }
+        // Nor does the ring starve the less important bands: aging bounds their wait among
+        // the shared queues, but a worker whose ring held a batch of long jobs looked
+        // there only when the ring was empty (a background block waited for all of 12
+        // default blocks of 50 ms that two workers had taken, 295 ms, where libdispatch
+        // started it at once). Once such a band has waited `agingNanoseconds`, every
+        // `agingShare + 1`th turn goes to the shared queues, where aging picks the job.
+        if !worker.local.isEmpty && lessImportantThanDefaultIsWaiting {
+            if worker.ringTurnsPastLessImportant < Self.agingShare {
+                worker.ringTurnsPastLessImportant += 1
+            } else if lessImportantThanDefaultHasAged {
+                worker.ringTurnsPastLessImportant = 0
+                worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
+                if let job = popInjection(for: worker) { return job }
+            }
+        }
         if let job = worker.local.pop() { return job }
         // Held leaves cover only jobs from this worker's own ring (`Worker.leaveLater`): a
         // shared queue or a steal may hand over a job that entered the group after them.
@@ -425,6 +440,25 @@ final class WorkerPool: @unchecked Sendable {
     var moreImportantThanDefaultIsWaiting: Bool {
         !injectionQueue(Int(QoSBand.userInteractive.rawValue), { $0.isEmpty })
             || !injectionQueue(Int(QoSBand.userInitiated.rawValue), { $0.isEmpty })
+    }
+
+    /// Whether the utility or background band's shared queue holds work (a racy look).
+    var lessImportantThanDefaultIsWaiting: Bool {
+        !injectionQueue(Int(QoSBand.utility.rawValue), { $0.isEmpty })
+            || !injectionQueue(Int(QoSBand.background.rawValue), { $0.isEmpty })
+    }
+
+    /// Whether the utility or background band's shared queue holds work unserved for
+    /// `agingNanoseconds` (a racy look; reads the clock).
+    var lessImportantThanDefaultHasAged: Bool {
+        let now = Clock.monotonicNanoseconds()
+        func aged(_ band: QoSBand) -> Bool {
+            injectionQueue(Int(band.rawValue)) { queue in
+                let lastServed = queue.lastServedNanoseconds
+                return !queue.isEmpty && now > lastServed && now - lastServed > Self.agingNanoseconds
+            }
+        }
+        return aged(.utility) || aged(.background)
     }
 
     /// Whether any queue of the pool holds a job (a racy look). LIFO slots count only
