@@ -16,14 +16,14 @@ import CComposeConveyor
 #else
 import CComposeDispatch
 #endif
-import Synchronization
 
 /// Which checked block each thread is inside now, by kernel thread id, for the hang
 /// report: a hang's threads in their waits say where they wait, this says for which op
 /// (a crowd member, a busy poster, a group's waiter), which a pool's state alone does
-/// not (which waiters took its reserve threads).
+/// not (which waiters took its reserve threads). Behind a pthread mutex (`Locked`), which
+/// ThreadSanitizer sees, as the tester runs under it in CI.
 enum RunningBlocks {
-    private static let byThread = Mutex<[Int32: String]>([:])
+    private static let byThread = Locked<[Int32: String]>([:])
 
     /// The calling thread enters the block `what` of queue `q`; returns what it was
     /// inside before (a block running `sync` inside another), for `leave`.
