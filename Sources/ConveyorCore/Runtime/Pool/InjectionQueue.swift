@@ -31,8 +31,14 @@ final class InjectionQueue: @unchecked Sendable {
     /// This band's pass in aging's stride scheduling (`AgingTurns`); relaxed, a heuristic.
     let agingPass = Atomic<UInt64>(0)
 
-    /// When a job was last taken from this queue, or when it last became non-empty.
-    var lastServedNanoseconds: UInt64 { lastServed.load(ordering: .relaxed) }
+    /// Whether more than `nanoseconds` passed before `now` since a job was last taken from
+    /// this queue, or since it last became non-empty (`lastServed` may be a hair newer
+    /// than `now`: another thread just served it). For aging; says nothing of whether the
+    /// queue holds work now.
+    func waitedUnserved(_ nanoseconds: UInt64, at now: UInt64) -> Bool {
+        let served = lastServed.load(ordering: .relaxed)
+        return now > served && now - served > nanoseconds
+    }
 
     var isEmpty: Bool { list.isEmpty }
 

@@ -68,9 +68,10 @@ extension WorkerPool {
                 now = Clock.monotonicNanoseconds()
                 floor = aging.clock.load(ordering: .relaxed)
             }
-            let (lastServed, pass) = injectionQueue(index) { ($0.lastServedNanoseconds, $0.agingPass.load(ordering: .relaxed)) }
-            // `lastServed` may be a hair newer than `now` (another thread just served it).
-            guard now > lastServed, now - lastServed > Self.agingNanoseconds else { continue }
+            let (waited, pass) = injectionQueue(index) {
+                ($0.waitedUnserved(Self.agingNanoseconds, at: now), $0.agingPass.load(ordering: .relaxed))
+            }
+            guard waited else { continue }
             let effective = max(pass, floor)
             if effective < agedPass {   // ties go to the more important band
                 aged = index

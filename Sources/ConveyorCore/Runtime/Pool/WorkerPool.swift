@@ -453,10 +453,7 @@ final class WorkerPool: @unchecked Sendable {
     var lessImportantThanDefaultHasAged: Bool {
         let now = Clock.monotonicNanoseconds()
         func aged(_ band: QoSBand) -> Bool {
-            injectionQueue(Int(band.rawValue)) { queue in
-                let lastServed = queue.lastServedNanoseconds
-                return !queue.isEmpty && now > lastServed && now - lastServed > Self.agingNanoseconds
-            }
+            injectionQueue(Int(band.rawValue)) { !$0.isEmpty && $0.waitedUnserved(Self.agingNanoseconds, at: now) }
         }
         return aged(.utility) || aged(.background)
     }
