@@ -107,9 +107,22 @@ import Glibc
             timerJob.value = ThreadInfo.nice
             fired.signal()
         }
-        guard fired.wait(timeout: deadline()) == .success,
+        guard fired.wait(timeout: deadline()) == .success else {
+            let loop = EventLoop.shared
+            say("the timer did not fire in 30 s; event thread set up: \(loop.eventThreadIsSetUp), epoll returns: "
+                + "\(loop.loopIterations.load(ordering: .relaxed)), timer wake-ups: \(loop.timerWakeUps.load(ordering: .relaxed)), "
+                + "fired by workers: \(loop.poolFiredTimers.load(ordering: .relaxed)), due hint: "
+                + "\(EventLoop.monotonicDueHint.load(ordering: .relaxed)), now: \(DispatchTime.now().uptimeNanoseconds)\n"
+                + "threads: \(processThreads().map { "\($0.id) \($0.name)" }.joined(separator: ", "))\n"
+                + WorkerPool.shared.stateDescription)
+            return false
+        }
+        // CI failed once with the two cases in one message; they are told apart now. The
+        // look waits until the thread named itself and set its nice (it records itself
+        // after both), rather than assume it had by the time its first timer fired.
+        guard waitUntil({ EventLoop.shared.eventThreadIsSetUp }),
               let eventThread = processThreads().first(where: { $0.name == "conveyor.events" })?.id else {
-            say("the timer did not fire, or no thread is named conveyor.events")
+            say("the event thread did not start, or no thread is named conveyor.events")
             return false
         }
         let eventNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(eventThread))
@@ -257,8 +270,3 @@ import Glibc
 
 /// A value written by one thread and read after a semaphore hand-off.
 private final class NiceBox: @unchecked Sendable { var value: Int32 = -1 }
-private final class AtomicFlagBox: @unchecked Sendable {
-    private let flag = Atomic<Bool>(false)
-    var value: Bool { flag.load(ordering: .acquiring) }
-    func set(_ value: Bool) { flag.store(value, ordering: .releasing) }
-}

@@ -62,6 +62,13 @@ final class Counter: @unchecked Sendable {
     var current: Int { value.load(ordering: .relaxed) }
 }
 
+/// A flag one thread sets and others poll (release/acquire).
+final class AtomicFlagBox: @unchecked Sendable {
+    private let flag = Atomic<Bool>(false)
+    var value: Bool { flag.load(ordering: .acquiring) }
+    func set(_ value: Bool) { flag.store(value, ordering: .releasing) }
+}
+
 /// The kernel id of the calling thread.
 func currentThreadID() -> Int32 { ThreadInfo.currentID }
 

@@ -158,6 +158,11 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Whether the event thread has named itself and set its nice value (it does both
+    /// before it records itself). A loop's timers can fire before that, by a pool worker
+    /// (`fireDueTimersFromPool`), so a test that looks at the thread waits for this.
+    var eventThreadIsSetUp: Bool { lock.withLock { eventThread != nil } }
+
     /// Whether the caller is this loop's event thread. Call with the lock held.
     func isEventThreadLocked() -> Bool {
         guard let thread = eventThread else { return false }
