@@ -85,6 +85,13 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
         return Unmanaged<DispatchQueue>.fromOpaque(address).takeUnretainedValue()
     }
+    /// Which scheduling of the drain may still be claimed: even and non-zero while a drain
+    /// job of a root-targeted queue waits in the pool (the ticket it carries), odd once a
+    /// job claimed it or when none waits (SyncOverride.swift: a `sync` caller of a more
+    /// important band posts a second job for the same ticket, and the first to claim it
+    /// drains). Beside `targetWord` and `state`, which the scheduling and the drain read
+    /// anyway, not beside the list's tail, which producers exchange.
+    let drainTicket = Atomic<UInt64>(0)
     // `state` comes before `items`: the drain reads it for every item, so it shares a
     // line with the list's head (the drain's side), not with its tail, which producers
     // exchange on every submission (see `JobList`'s layout).
@@ -117,12 +124,19 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     private let requestedQoSClass: DispatchQoS.QoSClass
     /// The most items of this concurrent queue that may run at once, `sync` callers
     /// included (`dispatch_queue_set_width`, `setWidthLimit`); 0: no limit, the default.
-    /// Two bytes, in the padding before `requestedRelativePriority`: a queue is no larger.
+    /// Two bytes, in the padding of the one-byte fields: a queue is no larger.
     let widthLimit = Atomic<UInt16>(0)
+    /// The `sync` callers waiting here at a more important band than the drain's
+    /// (SyncOverride.swift): their count in the low 24 bits, the most important of their
+    /// bands above them. While any waits, the drain is scheduled at that band. Four
+    /// bytes in the padding after `widthLimit`.
+    let syncOverride = Atomic<UInt32>(0)
     /// Whether the queue was made with a QoS of its own; without one it runs at the band
     /// of the global queue it targets (`scheduleOnTarget`).
     final var hasOwnQoS: Bool { requestedQoSClass != .unspecified }
-    private let requestedRelativePriority: Int
+    /// One byte (a relative priority is -15...0): with `syncOverride` the queue stays at
+    /// its size but for `drainTicket`.
+    private let requestedRelativePriority: Int8
     /// Whether the target is the default one (none given, or nil): for a serial queue,
     /// libdispatch's default is the overcommitting global queue of its QoS, so that is the
     /// global queue its work runs "on" for `dispatchPrecondition` and
@@ -155,7 +169,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
         // unspecified, relative priority 0).
         let qos = qos.hasValidRelativePriority ? qos : .unspecified
         requestedQoSClass = qos.qosClass
-        requestedRelativePriority = qos.relativePriority
+        requestedRelativePriority = Int8(qos.relativePriority)
         let resolvedTarget = target ?? DispatchQueue.root(for: qos.qosClass.band)
         band = qos.qosClass == .unspecified ? resolvedTarget.band : qos.qosClass.band
         isOvercommitRoot = false
@@ -236,7 +250,7 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
             if requestedQoSClass == .unspecified, let target = targetQueue, target.kind == .root {
                 return target.qos
             }
-            return DispatchQoS(qosClass: requestedQoSClass, relativePriority: requestedRelativePriority)
+            return DispatchQoS(qosClass: requestedQoSClass, relativePriority: Int(requestedRelativePriority))
         }
     }
 
@@ -301,10 +315,15 @@ extension QoSBand {
 }
 
 /// The job that stands for a queue on its target (one per queue: a queue is scheduled at
-/// most once at a time, guarded by its `enqueued` bit).
+/// most once at a time, guarded by its `enqueued` bit; a second one only after a
+/// `DrainStealerJob` took a scheduling from this one, which is then never used again).
 @usableFromInline
 final class QueueDrainJob: Job, @unchecked Sendable {
     @usableFromInline unowned(unsafe) let queue: DispatchQueue
+    /// The scheduling this job stands for (`drainTicket`), 0 when nothing else may claim
+    /// it (a queue that targets another queue). Written by the holder of the `enqueued`
+    /// bit before the job is published.
+    @exclusivity(unchecked) final var ticket: UInt64 = 0
 
     init(queue: DispatchQueue) {
         self.queue = queue
@@ -313,6 +332,12 @@ final class QueueDrainJob: Job, @unchecked Sendable {
 
     @usableFromInline
     override func run(on parent: DispatchQueue?) {
+        if ticket != 0 && !queue.claimScheduledDrain(ticket) {
+            // A stealer drained in this job's place and passed its retain of the queue to
+            // this job, for this moment: the queue lived until the job left the pool.
+            Unmanaged.passUnretained(queue).release()
+            return
+        }
         queue.drainScheduled()
     }
 }

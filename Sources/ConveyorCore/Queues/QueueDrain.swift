@@ -123,11 +123,17 @@ extension DispatchQueue {
         }
         if isRootTargeted {
             prepareForGlobalQueue(job, band: hasOwnQoS ? band : nil)
+            job.band = raisedForSyncWaiters(job.band)
+            // Last, after every write the next holder needs: from here a `DrainStealerJob`
+            // may claim this scheduling (SyncOverride.swift).
+            job.ticket = publishDrainTicket()
             WorkerPool.shared.submit(job)
         } else {
             // An item of its target queue now: at this queue's own band, not one a global
-            // queue it targeted before gave the reused drain job.
+            // queue it targeted before gave the reused drain job. Only its target's drain
+            // may run it (`drainTicket` stays odd: no stealer can claim it).
             job.band = band
+            job.ticket = 0
             let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!
             Unmanaged<DispatchQueue>.fromOpaque(target)._withUnsafeGuaranteedRef { $0.enqueue(job) }
         }
