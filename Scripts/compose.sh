@@ -114,6 +114,14 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     nice -n 10 "${as_nobody[@]}" "$bin/conveyor-compose" --seed 226507000 --thread-cap 4 --reserve-limit 2
     unprivileged_status=$?
     [ "$conveyor_status" -eq 0 ] && conveyor_status=$unprivileged_status
+    # Four default blocks in `sync` on a background serial queue whose drain waited on the
+    # background band held every thread at a cap of 4 (program 182325181, C API, about
+    # half of the replays) until a more important `sync` caller raised the drain to its
+    # band (Queues/SyncOverride.swift).
+    echo "== Conveyor as nobody: program 182325181 at a cap of 4, C API"
+    "${as_nobody[@]}" "$bin/conveyor-compose" --api c --seed 182325181 --repeat 10 --thread-cap 4 --reserve-limit 2
+    unprivileged_status=$?
+    [ "$conveyor_status" -eq 0 ] && conveyor_status=$unprivileged_status
     "${as_nobody[@]}" "$bin/conveyor-compose" --seconds "$low_cap_seconds" --first-seed "$seed"
     unprivileged_status=$?
     [ "$conveyor_status" -eq 0 ] && conveyor_status=$unprivileged_status
