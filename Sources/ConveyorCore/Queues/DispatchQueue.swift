@@ -87,9 +87,9 @@ public class DispatchQueue: DispatchObject, @unchecked Sendable {
     }
     /// Which scheduling of the drain may still be claimed: even and non-zero while a drain
     /// job of a root-targeted queue waits in the pool (the ticket it carries), odd once a
-    /// job claimed it or when none waits (SyncOverride.swift: a `sync` caller of a more
-    /// important band posts a second job for the same ticket, and the first to claim it
-    /// drains). Beside `targetWord` and `state`, which the scheduling and the drain read
+    /// job claimed it, 0 before the queue was first scheduled on a global queue
+    /// (SyncOverride.swift: a `sync` caller of a more important band posts a second job
+    /// for the same ticket, and the first to claim it drains). Beside `targetWord` and `state`, which the scheduling and the drain read
     /// anyway, not beside the list's tail, which producers exchange.
     let drainTicket = Atomic<UInt64>(0)
     // `state` comes before `items`: the drain reads it for every item, so it shares a
@@ -322,7 +322,8 @@ final class QueueDrainJob: Job, @unchecked Sendable {
     @usableFromInline unowned(unsafe) let queue: DispatchQueue
     /// The scheduling this job stands for (`drainTicket`), 0 when nothing else may claim
     /// it (a queue that targets another queue). Written by the holder of the `enqueued`
-    /// bit before the job is published.
+    /// bit before it gives the job to the pool (after the ticket's store, which a stealer
+    /// may claim: it never reads this job).
     @exclusivity(unchecked) final var ticket: UInt64 = 0
 
     init(queue: DispatchQueue) {

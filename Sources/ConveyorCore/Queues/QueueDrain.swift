@@ -123,15 +123,19 @@ extension DispatchQueue {
         }
         if isRootTargeted {
             prepareForGlobalQueue(job, band: hasOwnQoS ? band : nil)
+            // From the ticket's store on, a `DrainStealerJob` may claim this scheduling
+            // and drain (SyncOverride.swift); it never touches this job, so the job's band
+            // and ticket are written after. The band is read after the store: a `sync`
+            // caller that counted itself too late to be seen here sees the ticket and
+            // posts a stealer (the pairing is written at `raisedForSyncWaiters`).
+            let ticket = publishDrainTicket()
             job.band = raisedForSyncWaiters(job.band)
-            // Last, after every write the next holder needs: from here a `DrainStealerJob`
-            // may claim this scheduling (SyncOverride.swift).
-            job.ticket = publishDrainTicket()
+            job.ticket = ticket
             WorkerPool.shared.submit(job)
         } else {
             // An item of its target queue now: at this queue's own band, not one a global
             // queue it targeted before gave the reused drain job. Only its target's drain
-            // may run it (`drainTicket` stays odd: no stealer can claim it).
+            // may run it (no ticket is published: no stealer can claim it).
             job.band = band
             job.ticket = 0
             let target = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring))!

@@ -143,17 +143,17 @@ extension DispatchQueue {
             fatalError("Conveyor: sync chain reached '\(label)', which it never acquires")
         }
         let waiter = SyncWaiter(band: band, isBarrier: barrier && kind == .concurrent, runsByProxy: false)
-        // A caller more important than the queue's drain raises it (SyncOverride.swift);
+        // A caller more important than the drain it waits for raises it (SyncOverride.swift);
         // a thread outside the pool counts as default, as a global queue's `sync` sees it.
         let callerBand = Worker.current?.runningBand ?? .default
-        let raises = syncCallerRaisesDrain(callerBand)
-        if raises { beginSyncOverride(callerBand) }
-        defer { if raises { endSyncOverride() } }
+        let raised = queueRaisedBySync(at: callerBand)
+        raised?.beginSyncOverride(callerBand)
+        defer { raised?.endSyncOverride() }
         // The push that makes the list non-empty wakes the queue, which may grant this
         // very waiter at once (`wakeupGrantingWaiters`).
         syncWaitersQueued.add(1, ordering: .relaxed)
         if items.push(waiter) { wakeupGrantingWaiters() }
-        if raises { postDrainStealer(at: callerBand) }
+        raised?.postDrainStealer(at: callerBand)
         switch waiter.waitForGrant() {
         case .handoff: return .handedDrain
         case .width: return .width

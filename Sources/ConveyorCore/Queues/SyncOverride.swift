@@ -24,22 +24,32 @@ import Synchronization
 // default blocks in `sync` on a background queue whose drain waited on the background
 // band held every thread at a cap of four (the composition tester, program 182325181).
 //
-// Two parts:
+// Two parts, on the queue whose drain the caller depends on in the pool: the queue itself
+// when it targets a global queue, else the first queue up its targets that does (the
+// waiter's grant needs that queue's drain to reach the drain job of the level below):
 // - A drain scheduled while such callers wait goes to the pool at their band
 //   (`raisedForSyncWaiters`, read by `scheduleOnTarget`).
 // - A drain already waiting in the pool gets a second job, a `DrainStealerJob`, at the
 //   caller's band. Both carry the scheduling's ticket (`drainTicket`, even while it may be
 //   claimed); each claims it with a compare-and-swap to the odd value before draining, so
 //   exactly one drains. A stealer holds its own retain of the queue: when it wins, the
-//   drain job it beat is still in the pool (or a worker's ring) and gets that retain, to
-//   drop when it runs and finds its ticket taken; the queue makes a new drain job for its
-//   next scheduling. A stealer that loses drops its own.
+//   drain job it beat is still to run (in the pool, a worker's ring, or not yet submitted
+//   by the holder that published the ticket) and gets that retain, to drop when it runs
+//   and finds its ticket taken; the queue makes a new drain job for its next scheduling.
+//   A stealer that loses drops its own.
 //
-// Pairing: the holder of the `enqueued` bit writes everything the next drainer needs and
-// then stores the ticket (releasing, `publishDrainTicket`); the claim's compare-and-swap
-// acquires it. A caller links its waiter first and then reads the ticket: an odd ticket
-// means a drainer already claimed it and will find the waiter (or `finish` schedules the
-// queue again, raised, as the waiter's count was raised before its link).
+// Pairing:
+// - The holder of the `enqueued` bit writes everything the next drainer needs and then
+//   stores the ticket (`publishDrainTicket`); the claim's compare-and-swap acquires it.
+// - Dekker, between a caller and the holder scheduling the drain: the caller counts
+//   itself (`beginSyncOverride`, a sequentially consistent compare-and-swap) and then
+//   reads the ticket (`postDrainStealer`); the holder stores the ticket and then reads
+//   the count (`raisedForSyncWaiters`), both sequentially consistent. So either the
+//   holder sees the caller and schedules the drain at its band, or the caller sees the
+//   new ticket and posts a stealer (or both). Read the other way round, a holder that
+//   read the count just before the caller counted itself, and published its ticket just
+//   after the caller looked, left the drain at the queue's band with no stealer (found
+//   by review).
 extension DispatchQueue {
     private static let overrideCountMask: UInt32 = 0xFF_FFFF
     private static let overrideBandShift: UInt32 = 24
@@ -53,10 +63,12 @@ extension DispatchQueue {
     }
 
     /// `band`, or the band of the more important `sync` callers waiting here. Called by
-    /// the holder of the `enqueued` bit.
+    /// the holder of the `enqueued` bit after `publishDrainTicket` (see the Dekker pairing
+    /// above). The band is the most important of those that waited since the count was
+    /// last zero: a drain may stay raised a while after its most important caller left.
     @inline(__always)
     final func raisedForSyncWaiters(_ band: QoSBand) -> QoSBand {
-        let word = syncOverride.load(ordering: .relaxed)
+        let word = syncOverride.load(ordering: .sequentiallyConsistent)
         guard word & Self.overrideCountMask != 0,
               let waiting = QoSBand(rawValue: UInt8(truncatingIfNeeded: word >> Self.overrideBandShift)),
               waiting.rawValue < band.rawValue else { return band }
@@ -64,11 +76,14 @@ extension DispatchQueue {
     }
 
     /// The next scheduling's ticket, published: from here it may be claimed. Called by the
-    /// holder of the `enqueued` bit, last before it gives the drain job to the pool.
+    /// holder of the `enqueued` bit once the queue is ready for the next drainer, before
+    /// it reads the band (`raisedForSyncWaiters`) and gives the drain job to the pool.
+    /// Sequentially consistent: it releases what the next drainer needs, and it is the
+    /// store half of the Dekker pairing above.
     @inline(__always)
     final func publishDrainTicket() -> UInt64 {
         let ticket = (drainTicket.load(ordering: .relaxed) | 1) &+ 1
-        drainTicket.store(ticket, ordering: .releasing)
+        drainTicket.store(ticket, ordering: .sequentiallyConsistent)
         return ticket
     }
 
@@ -78,10 +93,17 @@ extension DispatchQueue {
         drainTicket.compareExchange(expected: ticket, desired: ticket | 1, ordering: .acquiring).exchanged
     }
 
-    /// Whether a `sync` caller on this queue at `callerBand` should raise its drain: the
-    /// queue is drained on the pool (its target is a global queue) at a less important band.
-    final func syncCallerRaisesDrain(_ callerBand: QoSBand) -> Bool {
-        kind != .root && kind != .main && isRootTargeted && callerBand.rawValue < drainBandUnraised.rawValue
+    /// The queue a `sync` caller at `callerBand` waiting on this queue raises, if any: this
+    /// queue or the first up its targets whose target is a global queue (the one scheduled
+    /// in the pool), when its drain runs at a less important band. A strong reference: the
+    /// caller keeps it until its wait ends (`endSyncOverride`).
+    final func queueRaisedBySync(at callerBand: QoSBand) -> DispatchQueue? {
+        var level: DispatchQueue = self
+        while !level.isRootTargeted {
+            guard let target = level.targetQueue, target.kind == .serial || target.kind == .concurrent else { return nil }
+            level = target
+        }
+        return callerBand.rawValue < level.drainBandUnraised.rawValue ? level : nil
     }
 
     /// Counts a `sync` caller at `callerBand` as waiting here, before its waiter is linked.
@@ -111,12 +133,19 @@ extension DispatchQueue {
         }
     }
 
-    /// After a `sync` caller at `callerBand` linked its waiter: if the drain still waits in
-    /// the pool, posts a stealer for it at that band.
+    /// After a `sync` caller at `callerBand` counted itself and linked its waiter: if the
+    /// drain waits in the pool, unclaimed, posts a stealer for it at that band (the load
+    /// half of the Dekker pairing above).
     final func postDrainStealer(at callerBand: QoSBand) {
-        let ticket = drainTicket.load(ordering: .acquiring)
+        let ticket = drainTicket.load(ordering: .sequentiallyConsistent)
         guard ticket != 0 && ticket & 1 == 0 else { return }
-        WorkerPool.shared.submit(DrainStealerJob(queue: self, ticket: ticket, band: callerBand))
+        let stealer = DrainStealerJob(queue: self, ticket: ticket, band: callerBand)
+        // Of an overcommitting global queue's work, as the drain job is.
+        if let root = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) {
+            stealer.isOvercommit = Unmanaged<DispatchQueue>.fromOpaque(root)._withUnsafeGuaranteedRef { $0.isOvercommitRoot }
+        }
+        drainStealersPosted.add(1, ordering: .relaxed)
+        WorkerPool.shared.submit(stealer)
     }
 }
 
@@ -142,9 +171,15 @@ final class DrainStealerJob: Job, @unchecked Sendable {
             self.queue.release()   // the drain job claimed it, or a stealer before this one
             return
         }
-        // The drain job this one beat is still queued: it gets this job's retain (see
+        // The drain job this one beat is still to run: it gets this job's retain (see
         // `QueueDrainJob.run`), and is never scheduled again.
+        drainStealersWon.add(1, ordering: .relaxed)
         queue.drainJob = nil
         queue.drainScheduled()
     }
 }
+
+/// How many stealers were posted and how many drained (tests read them to know that the
+/// race they exercise happened). Touched only on the contended, raised `sync` path.
+let drainStealersPosted = Atomic<Int>(0)
+let drainStealersWon = Atomic<Int>(0)
