@@ -52,6 +52,7 @@ public enum Catalog {
         readerWriter,
         readerWriterSync,
         timerLateness,
+        qosUrgentStart,
         manyQueues,
         memoryPerIdleQueue,
         memoryPerPendingTask,

@@ -17,7 +17,8 @@ import Synchronization
 /// Catches blocking that Conveyor cannot see (a `read`, a foreign lock): every `interval`
 /// while work is queued, it counts the workers the kernel shows asleep inside a job and
 /// lets the pool run that many extra workers, and hands the LIFO jobs of workers stuck
-/// inside one job to the pool (`WorkerPool.watchTick`). It sleeps without a timeout
+/// inside one job to the pool, and sets the pool's urgent credit afresh
+/// (`WorkerPool.watchTick`). It sleeps without a timeout
 /// whenever no work is queued, so an idle process uses no CPU.
 final class Watchdog: @unchecked Sendable {
     /// The period of its look at the workers while work is queued (a worker must be seen
@@ -68,6 +69,7 @@ final class Watchdog: @unchecked Sendable {
             if !pool.hasVisibleWork(includingLIFO: true) {
                 // Nobody needs compensation while no work waits.
                 pool.credit.store(0, ordering: .relaxed)
+                pool.urgentCredit.store(0, ordering: .relaxed)
                 word.store(Self.sleeping)
                 // Dekker pairing with `poke()` after a producer's publish and fence
                 // (`WorkerPool.notifyWorkAvailable`), and with `requestWorker`: this

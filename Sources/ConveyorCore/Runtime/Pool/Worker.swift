@@ -35,6 +35,17 @@ final class Worker: @unchecked Sendable {
     let inJob = Atomic<Bool>(false)
     /// True while the thread waits in a Conveyor wait the pool already compensates.
     let inConveyorWait = Atomic<Bool>(false)
+    /// `runningBand`'s raw value, for other threads (`WorkerPool+Urgency.swift`): written by
+    /// the owner when a job of another band starts, read relaxed (a sample, beside
+    /// `inJob`).
+    let publishedBand = Atomic<UInt8>(QoSBand.default.rawValue)
+    /// The band this worker was woken or started for because its work outranked every
+    /// running job (`WorkerPool.wakeOrStartWorker(urgentBand:)`), or `Worker.noUrgentBand`:
+    /// stored under the pool's lock before the wake-up, taken by the worker at its next
+    /// look for work (`WorkerPool.takeUrgentJob`).
+    let urgentBand = Atomic<UInt8>(Worker.noUrgentBand)
+    /// `urgentBand` when the worker was not woken for urgent work.
+    static let noUrgentBand: UInt8 = .max
     /// Keeps `searchStamp` off the line of the fields written on every job.
     private let stampPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     /// While this worker counts as searching: when it last showed that it runs (monotonic
@@ -135,6 +146,7 @@ final class Worker: @unchecked Sendable {
             if let job = pool.findJob(for: self) {
                 if isSearching { pool.stopSearching(self) }
                 guard runFound(job, pool: pool) else { break }
+                if pool.shouldRefreshUrgentCredit(after: runningBand) { pool.refreshUrgentCredit() }
                 if pool.hasSurplusWorkers {
                     releaseHeldLeaves()
                     if pool.retire(self) == false { break }
@@ -260,6 +272,7 @@ final class Worker: @unchecked Sendable {
             let nice = job.band.niceValue
             if nice != currentNice { moveNice(toward: nice) }
             progress.store(progress.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+            if job.band != runningBand { publishBand(job.band) }
             runningBand = job.band
             runningRootBand = job.rootBand
             if let queue = job.redirectQueue {
@@ -267,6 +280,19 @@ final class Worker: @unchecked Sendable {
                 queue.runRedirected(job)
             } else {
                 job.runConsumingReference(onWorker: self)
+            }
+        }
+    }
+
+    /// Makes `band` this worker's published band; the first job of a band less important
+    /// than the default one also tells the pool that such work exists
+    /// (`WorkerPool.mayOutrankRunningWork`).
+    private func publishBand(_ band: QoSBand) {
+        publishedBand.store(band.rawValue, ordering: .relaxed)
+        if band.rawValue > QoSBand.default.rawValue {
+            let pool = WorkerPool.shared
+            if !pool.lessImportantThanDefaultRan.load(ordering: .relaxed) {
+                pool.lessImportantThanDefaultRan.store(true, ordering: .relaxed)
             }
         }
     }

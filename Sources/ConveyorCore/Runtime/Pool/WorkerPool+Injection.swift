@@ -172,8 +172,15 @@ extension WorkerPool {
     /// A job of the most important band above the default one whose shared queue holds
     /// work, taken alone (none moved into the ring: behind the ring's work they would
     /// wait for it). For `findJob`, while the worker's ring holds work.
+    @inline(__always)
     func popMoreImportantThanDefault(for worker: Worker) -> Job? {
-        for index in 0..<Int(QoSBand.default.rawValue) {
+        popMostImportant(before: Int(QoSBand.default.rawValue), for: worker)
+    }
+
+    /// A job of the most important band whose shared queue holds work, among the bands
+    /// before `end` (raw values), taken alone: no aging turn, no batch into the ring.
+    func popMostImportant(before end: Int, for worker: Worker) -> Job? {
+        for index in 0..<end {
             var moved = 0
             let taken = injectionQueue(index) { queue -> Job? in
                 guard !queue.isEmpty, let job = queue.pop(movingUpTo: 0, into: nil, moved: &moved) else { return nil }
@@ -182,6 +189,32 @@ extension WorkerPool {
             if let taken { return taken }
         }
         return nil
+    }
+
+    /// Whether the shared queue of a band more important than the default one holds a job
+    /// (a racy look: a job pushed as this reads is found at the next job, or by the
+    /// worker its push wakes). Those queues are written only when such work exists, so
+    /// the look is two loads of lines every core keeps in its cache.
+    @inline(__always)
+    var moreImportantThanDefaultIsWaiting: Bool {
+        !injectionQueue(Int(QoSBand.userInteractive.rawValue), { $0.isEmpty })
+            || !injectionQueue(Int(QoSBand.userInitiated.rawValue), { $0.isEmpty })
+    }
+
+    /// Whether the utility or background band's shared queue holds work (a racy look).
+    var lessImportantThanDefaultIsWaiting: Bool {
+        !injectionQueue(Int(QoSBand.utility.rawValue), { $0.isEmpty })
+            || !injectionQueue(Int(QoSBand.background.rawValue), { $0.isEmpty })
+    }
+
+    /// Whether the utility or background band's shared queue holds work unserved for
+    /// `agingNanoseconds` (a racy look; reads the clock).
+    var lessImportantThanDefaultHasAged: Bool {
+        let now = Clock.monotonicNanoseconds()
+        func aged(_ band: QoSBand) -> Bool {
+            injectionQueue(Int(band.rawValue)) { !$0.isEmpty && $0.waitedUnserved(Self.agingNanoseconds, at: now) }
+        }
+        return aged(.utility) || aged(.background)
     }
 
     /// Calls `body` with the shared queue of band `index`, without retaining it.

@@ -22,7 +22,7 @@ extension WorkerPool {
         var lines: [String] = []
         lines.append("pool: \(liveThreads.load(ordering: .relaxed)) of \(maxThreads) threads, "
                      + "running \(running.load(ordering: .relaxed)) (target \(target): credit \(credit.load(ordering: .relaxed)), "
-                     + "overcommit \(overcommitCredit.load(ordering: .relaxed))), searching \(searching.load(ordering: .relaxed)), "
+                     + "overcommit \(overcommitCredit.load(ordering: .relaxed)), urgent \(urgentCredit.load(ordering: .relaxed))), searching \(searching.load(ordering: .relaxed)), "
                      + "parked \(parkedThreads.load(ordering: .relaxed)), LIFO watcher \(lifoWatcher.load(ordering: .relaxed))")
         lines.append("reserve: \(reserveThreads.load(ordering: .relaxed)) alive (limit \(reserveThreadLimit)), "
                      + "\(blockedReserveThreads.load(ordering: .relaxed)) blocked, \(reserveThreadsBehind.load(ordering: .relaxed)) behind")

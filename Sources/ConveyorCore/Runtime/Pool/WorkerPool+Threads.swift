@@ -19,11 +19,15 @@ extension WorkerPool {
     /// Wakes a parked worker, or starts one, unless someone already searches or every
     /// wanted worker is already running. `pastPreemptedSearchers`: searchers that have
     /// not run for a while do not count (`shouldWakePastPreemptedSearchers`).
-    func wakeOrStartWorker(pastPreemptedSearchers: Bool = false) {
+    /// `urgentBand`: work of that band outranks every running job
+    /// (`WorkerPool+Urgency.swift`): a worker is woken or started whatever the counts say,
+    /// and takes a job of that band or a more important one first (`takeUrgentJob`).
+    func wakeOrStartWorker(pastPreemptedSearchers: Bool = false, urgentBand: QoSBand? = nil) {
         lock.lock()
-        let wanted = pastPreemptedSearchers
-            ? shouldWakePastPreemptedSearchers()
-            : searching.load(ordering: .relaxed) == 0 && running.load(ordering: .relaxed) < target
+        let wanted = urgentBand != nil
+            || (pastPreemptedSearchers
+                ? shouldWakePastPreemptedSearchers()
+                : searching.load(ordering: .relaxed) == 0 && running.load(ordering: .relaxed) < target)
         if !wanted {
             lock.unlock()
             return
@@ -31,6 +35,7 @@ extension WorkerPool {
         if let index = idle.popLast() {
             let worker = worker(at: index)
             worker.isParked = false
+            if let urgentBand { worker.urgentBand.store(urgentBand.rawValue, ordering: .relaxed) }
             running.wrappingAdd(1, ordering: .sequentiallyConsistent)
             countSearcher(worker)
             lock.unlock()
@@ -59,6 +64,7 @@ extension WorkerPool {
             return
         }
         worker.hasThread = true
+        if let urgentBand { worker.urgentBand.store(urgentBand.rawValue, ordering: .relaxed) }
         liveThreads.wrappingAdd(1, ordering: .relaxed)
         running.wrappingAdd(1, ordering: .sequentiallyConsistent)
         countSearcher(worker)

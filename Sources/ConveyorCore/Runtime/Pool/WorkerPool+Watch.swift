@@ -31,8 +31,9 @@ struct WatchedWorker {
 extension WorkerPool {
     /// Watchdog tick: finds the workers blocked where Conveyor cannot see and sets the
     /// credit (extra runnable workers) to their number, hands the LIFO jobs of workers
-    /// still inside the job of the previous tick to the pool, then wakes or starts a
-    /// worker if work is waiting.
+    /// still inside the job of the previous tick to the pool, sets the urgent credit
+    /// afresh and wakes a worker for waiting work that outranks every running job
+    /// (`WorkerPool+Urgency.swift`), then wakes or starts a worker if work is waiting.
     ///
     /// Invariant (issue 11, finding 2): a thread is added only for a worker that is really
     /// blocked, and taken away when it returns. "Blocked" is the kernel's view of the
@@ -115,6 +116,12 @@ extension WorkerPool {
         }
         let room = max(0, maxThreads - cpuCount)
         credit.store(min(blockedCount, room), ordering: .relaxed)
+        refreshUrgentCredit()
+        // Urgent work that no worker took (a raise that a refresh undid, a worker woken for
+        // it that took other work): a worker for it now.
+        if let band = mostImportantWaitingBand, mayOutrankRunningWork(band), raiseUrgentCredit(for: band) {
+            wakeOrStartWorker(urgentBand: band)
+        }
         if hasVisibleWork() && running.load(ordering: .sequentiallyConsistent) < target {
             wakeOrStartWorker()
         }

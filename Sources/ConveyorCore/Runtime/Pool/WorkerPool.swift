@@ -16,7 +16,9 @@ import Synchronization
 
 /// The process-wide thread pool that runs every queue's work.
 ///
-/// One runnable worker per CPU (from the affinity mask). Each worker has its own ring of
+/// One runnable worker per CPU (from the affinity mask), and one more per band more
+/// important than the least important running job while that band's work runs or waits
+/// (`WorkerPool+Urgency.swift`). Each worker has its own ring of
 /// jobs; jobs from other threads go to an injection queue per priority band, taken most
 /// important band first. Idle workers spin briefly, then park on a futex; a producer wakes
 /// one parked worker only when no worker is already searching for work. When a worker
@@ -91,6 +93,15 @@ final class WorkerPool: @unchecked Sendable {
     let credit = Atomic<Int>(0)
     /// Extra runnable workers: one per job of an overcommitting queue running now.
     let overcommitCredit = Atomic<Int>(0)
+    /// Extra runnable workers: one per band more important than the least important job
+    /// running, while work of that band runs or waits (`WorkerPool+Urgency.swift`).
+    let urgentCredit = Atomic<Int>(0)
+    /// The least important band running when `urgentCredit` was last set (its raw value):
+    /// workers that ran work above it set the credit afresh after their jobs.
+    let urgentFloor = Atomic<UInt8>(QoSBand.background.rawValue)
+    /// Set once a job of the utility or background band ran in this process: from then on
+    /// a default or utility post may outrank every running job (`mayOutrankRunningWork`).
+    let lessImportantThanDefaultRan = Atomic<Bool>(false)
     /// Whose turn aging gives next (`popInjection`).
     let aging = AgingTurns()
 
@@ -121,7 +132,9 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Runnable workers wanted now.
     @inline(__always)
-    var target: Int { cpuCount + credit.load(ordering: .relaxed) + overcommitCredit.load(ordering: .relaxed) }
+    var target: Int {
+        cpuCount + credit.load(ordering: .relaxed) + overcommitCredit.load(ordering: .relaxed) + urgentCredit.load(ordering: .relaxed)
+    }
 
     @inline(__always)
     var hasSurplusWorkers: Bool { running.load(ordering: .relaxed) > target }
@@ -169,6 +182,14 @@ final class WorkerPool: @unchecked Sendable {
         }
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
            !current.isStuckAboveDefault {
+            // Work more important than the running job waits neither behind it in the LIFO
+            // slot nor on the ring, where the urgent credit's refresh does not look: on its
+            // band's shared queue it gets a worker of its own when every worker is busy
+            // (`WorkerPool+Urgency.swift`).
+            if job.band.rawValue < current.runningBand.rawValue && current.inJob.load(ordering: .relaxed) {
+                inject(job)
+                return
+            }
             // Only a running job fills the LIFO slot: its worker looks at the slot as soon
             // as the job returns. Between jobs (held group leaves given just before a
             // search or before the next job, a searcher firing a due timer) the worker may
@@ -262,7 +283,8 @@ final class WorkerPool: @unchecked Sendable {
     /// a worker that takes from the queue and leaves work behind wakes the next one
     /// (`popInjection`'s `wakingAnotherIfWorkRemains`, `stopSearching`).
     func inject(_ job: consuming Job) {
-        if pushInjected(job) { notifyWorkAvailable() }
+        let band = job.band
+        if pushInjected(job) { notifyWorkAvailable(posted: band) }
     }
 
     /// After new work: wake a parked worker (or start one) unless someone already searches
@@ -280,15 +302,21 @@ final class WorkerPool: @unchecked Sendable {
     /// a post would wake nobody and wait for that searcher's next time slice
     /// (`WorkerPool+PreemptedSearchers.swift`): a post from outside the pool then wakes or
     /// starts a worker past them.
+    ///
+    /// `posted`, the band of the job just published where the caller knows it: work more
+    /// important than every job running gets a worker past the target
+    /// (`WorkerPool+Urgency.swift`).
     @inline(__always)
-    func notifyWorkAvailable() {
+    func notifyWorkAvailable(posted band: QoSBand? = nil) {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         if searching.load(ordering: .sequentiallyConsistent) != 0 {
             if Worker.current == nil, searchersLookPreempted() { wakeOrStartWorker(pastPreemptedSearchers: true) }
             return
         }
         if running.load(ordering: .sequentiallyConsistent) >= target {
+            // Poked either way: its tick sets the credit again if a refresh raced the raise.
             watchdog.poke()
+            if let band, mayOutrankRunningWork(band), raiseUrgentCredit(for: band) { wakeOrStartWorker(urgentBand: band) }
             return
         }
         wakeOrStartWorker()
@@ -304,6 +332,7 @@ final class WorkerPool: @unchecked Sendable {
     @inline(__always)
     func findJob(for worker: Worker) -> Job? {
         worker.tick &+= 1
+        if let job = takeUrgentJob(for: worker) { return job }
         if worker.tick % 61 == 0 {
             worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
             if let job = popInjection(for: worker) { return job }
@@ -430,32 +459,6 @@ final class WorkerPool: @unchecked Sendable {
             if let taken { return taken }
         }
         return nil
-    }
-
-    /// Whether the shared queue of a band more important than the default one holds a job
-    /// (a racy look: a job pushed as this reads is found at the next job, or by the
-    /// worker its push wakes). Those queues are written only when such work exists, so
-    /// the look is two loads of lines every core keeps in its cache.
-    @inline(__always)
-    var moreImportantThanDefaultIsWaiting: Bool {
-        !injectionQueue(Int(QoSBand.userInteractive.rawValue), { $0.isEmpty })
-            || !injectionQueue(Int(QoSBand.userInitiated.rawValue), { $0.isEmpty })
-    }
-
-    /// Whether the utility or background band's shared queue holds work (a racy look).
-    var lessImportantThanDefaultIsWaiting: Bool {
-        !injectionQueue(Int(QoSBand.utility.rawValue), { $0.isEmpty })
-            || !injectionQueue(Int(QoSBand.background.rawValue), { $0.isEmpty })
-    }
-
-    /// Whether the utility or background band's shared queue holds work unserved for
-    /// `agingNanoseconds` (a racy look; reads the clock).
-    var lessImportantThanDefaultHasAged: Bool {
-        let now = Clock.monotonicNanoseconds()
-        func aged(_ band: QoSBand) -> Bool {
-            injectionQueue(Int(band.rawValue)) { !$0.isEmpty && $0.waitedUnserved(Self.agingNanoseconds, at: now) }
-        }
-        return aged(.utility) || aged(.background)
     }
 
     /// Whether any queue of the pool holds a job (a racy look). LIFO slots count only
