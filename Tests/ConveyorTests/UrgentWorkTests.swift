@@ -15,12 +15,12 @@
 import Synchronization
 import Testing
 
-/// Work more important than every job running starts while those jobs compute
-/// (`WorkerPool+Urgency.swift`). Before, with every worker inside a CPU-bound job of a
-/// less important band, it waited until one of those jobs returned: here, never, since
-/// each spins until the important block has run (or for 20 s, and the test fails).
-/// libdispatch on Linux runs each QoS class on threads of its own and starts it at once.
-@Suite struct UrgentWorkTests {
+/// Work of a band that no worker runs starts while every worker computes a less important
+/// band's jobs (`WorkerPool+Urgency.swift`). Before, it waited until one of those jobs
+/// returned: here, never, since each spins until the important work has run (or for 20 s,
+/// and the test fails). libdispatch on Linux runs each QoS class on threads of its own and
+/// starts it at once. Serialized: each case fills every CPU with its own spinning jobs.
+@Suite(.serialized) struct UrgentWorkTests {
     /// How the important block is posted: from a thread outside the pool onto a global
     /// queue, or from inside one of the busy jobs onto a serial queue (its drain would have
     /// gone to that worker's LIFO slot, behind the job that posts it).
@@ -37,43 +37,109 @@ import Testing
         (.utility, .userInitiated, .busyJobOntoSerial),
     ])
     func moreImportantWorkStartsWhileEveryWorkerComputes(busy: DispatchQoS.QoSClass, important: DispatchQoS.QoSClass, poster: Poster) {
-        let workers = WorkerPool.shared.cpuCount
-        let busyJobs = workers + 2
-        let busyStarted = Atomic<Int>(0)
-        let importantRan = Atomic<Bool>(false)
-        let gaveUp = Atomic<Int>(0)
-        let poolAtGiveUp = TestLog<String>()
-        let group = DispatchGroup()
+        let spinners = Spinners(band: busy)
         let importantQueue = DispatchQueue(label: "important", qos: DispatchQoS(qosClass: important, relativePriority: 0))
         let postImportant: @Sendable () -> Void = {
             let target: DispatchQueue = poster == .outsideOntoGlobal ? .global(qos: important) : importantQueue
-            target.async(group: group) { importantRan.store(true, ordering: .releasing) }
+            target.async(group: spinners.group) { spinners.release() }
         }
-        for index in 0..<busyJobs {
-            DispatchQueue.global(qos: busy).async(group: group) {
-                busyStarted.add(1, ordering: .relaxed)
-                if index == 0 && poster == .busyJobOntoSerial {
-                    // Once every worker is inside a busy job, as the other case waits for.
-                    _ = waitUntil(seconds: 20) { busyStarted.load(ordering: .relaxed) >= workers }
-                    postImportant()
-                }
-                let end = DispatchTime.now() + .seconds(20)
-                while !importantRan.load(ordering: .acquiring) {
-                    if DispatchTime.now() >= end {
-                        if gaveUp.add(1, ordering: .relaxed).oldValue == 0 { poolAtGiveUp.append(WorkerPool.shared.stateDescription) }
-                        return
-                    }
-                }
-            }
-        }
+        spinners.start(postingFromTheFirst: poster == .busyJobOntoSerial ? postImportant : nil)
         if poster == .outsideOntoGlobal {
-            #expect(waitUntil(seconds: 20) { busyStarted.load(ordering: .relaxed) >= workers })
+            #expect(spinners.waitUntilEveryWorkerSpins())
             postImportant()
         }
-        #expect(group.wait(timeout: deadline(seconds: 60)) == .success)
-        let ran = importantRan.load(ordering: .acquiring)
-        #expect(ran)
-        #expect(gaveUp.load(ordering: .relaxed) == 0,
-                "\(gaveUp.load(ordering: .relaxed)) \(busy) jobs spun 20 s without the \(important) block starting; the pool then:\n\(poolAtGiveUp.values.first ?? "")")
+        spinners.finish(expecting: "the \(important) block")
+    }
+
+    /// What the important job posts runs too, though every other worker still computes: a
+    /// refresh of the credit after that job counts the posts on its worker's ring or LIFO
+    /// slot, so the worker stays instead of retiring with them (before, they went to the
+    /// hand-off queue and waited there for a busy job to return).
+    @Test(arguments: [false, true])
+    func postsOfTheImportantJobRunWhileEveryOtherWorkerComputes(ontoSerialQueue: Bool) {
+        let spinners = Spinners(band: .default)
+        let followUp = DispatchQueue(label: "follow-up", qos: .userInitiated)
+        #expect(spinners.waitUntilEveryWorkerSpins(afterStarting: true))
+        DispatchQueue.global(qos: .userInitiated).async(group: spinners.group) {
+            let target: DispatchQueue = ontoSerialQueue ? followUp : .global(qos: .userInitiated)
+            target.async(group: spinners.group) { spinners.release() }
+        }
+        spinners.finish(expecting: "the user-initiated block's post")
+    }
+
+    /// A band between two running ones gets a worker too: with background jobs on every
+    /// CPU and a default job beside them (which outranked them), a utility block starts
+    /// (the default job runs at a band more important than it, yet nobody runs utility).
+    /// Its post wakes a worker for it at once; without that, the watchdog's next tick
+    /// raises the credit for it, so this shows the outcome, not the fast path (the
+    /// benchmark's `qos-urgent-start` times a post).
+    @Test func aBandBetweenTwoRunningBandsGetsAWorker() {
+        let spinners = Spinners(band: .background)
+        #expect(spinners.waitUntilEveryWorkerSpins(afterStarting: true))
+        let defaultStarted = Atomic<Bool>(false)
+        DispatchQueue.global().async(group: spinners.group) {
+            defaultStarted.store(true, ordering: .releasing)
+            spinners.spinUntilReleased()
+        }
+        #expect(waitUntil(seconds: 20) { defaultStarted.load(ordering: .acquiring) })
+        DispatchQueue.global(qos: .utility).async(group: spinners.group) { spinners.release() }
+        spinners.finish(expecting: "the utility block")
+    }
+}
+
+/// Jobs of one band that fill every CPU, each spinning until `release()` (or for 20 s,
+/// counted as a give-up with the pool's state at the first).
+private final class Spinners: Sendable {
+    let band: DispatchQoS.QoSClass
+    let group = DispatchGroup()
+    private let started = Atomic<Int>(0)
+    private let released = Atomic<Bool>(false)
+    private let gaveUp = Atomic<Int>(0)
+    private let poolAtGiveUp = TestLog<String>()
+    private let workers = WorkerPool.shared.cpuCount
+
+    init(band: DispatchQoS.QoSClass) { self.band = band }
+
+    /// Posts a spinning job per CPU and two more (queued behind them); the first calls
+    /// `postingFromTheFirst` once every worker spins.
+    func start(postingFromTheFirst post: (@Sendable () -> Void)? = nil) {
+        for index in 0..<(workers + 2) {
+            DispatchQueue.global(qos: band).async(group: group) {
+                self.started.add(1, ordering: .relaxed)
+                if index == 0, let post {
+                    _ = self.waitUntilEveryWorkerSpins()
+                    post()
+                }
+                self.spinUntilReleased()
+            }
+        }
+    }
+
+    /// Waits (up to 20 s) until a job per CPU has started, after `start()` if asked.
+    func waitUntilEveryWorkerSpins(afterStarting: Bool = false) -> Bool {
+        if afterStarting { start() }
+        return waitUntil(seconds: 20) { started.load(ordering: .relaxed) >= workers }
+    }
+
+    func release() { released.store(true, ordering: .releasing) }
+
+    func spinUntilReleased() {
+        let end = DispatchTime.now() + .seconds(20)
+        while !released.load(ordering: .acquiring) {
+            if DispatchTime.now() >= end {
+                if gaveUp.add(1, ordering: .relaxed).oldValue == 0 { poolAtGiveUp.append(WorkerPool.shared.stateDescription) }
+                return
+            }
+        }
+    }
+
+    /// Waits for every job and expects that none gave up before `what` released them.
+    func finish(expecting what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(group.wait(timeout: deadline(seconds: 60)) == .success, sourceLocation: sourceLocation)
+        let ran = released.load(ordering: .acquiring)
+        #expect(ran, "\(what) never ran", sourceLocation: sourceLocation)
+        let count = gaveUp.load(ordering: .relaxed)
+        #expect(count == 0, "\(count) \(band) jobs spun 20 s without \(what) starting; the pool then:\n\(poolAtGiveUp.values.first ?? "")",
+                sourceLocation: sourceLocation)
     }
 }

@@ -30,6 +30,9 @@ final class Watchdog: @unchecked Sendable {
     private let word = FutexWord(Watchdog.awake)
     private let started = Atomic<Bool>(false)
     private let workerWanted = Atomic<Bool>(false)
+    /// The band a requested worker is for, when its work outranks every running job
+    /// (`WorkerPool.wakeOrStartWorker(urgentBand:)`), or `Worker.noUrgentBand`.
+    private let urgentBandWanted = Atomic<UInt8>(Worker.noUrgentBand)
     /// A ring of the watchdog thread's own, always empty between uses: stealing the ring
     /// of a worker stuck at the cap goes through it (`WorkerPool.handOffRing`).
     let scratchRing = LocalRunQueue()
@@ -52,9 +55,10 @@ final class Watchdog: @unchecked Sendable {
     }
 
     /// Asks the watchdog thread to wake or start a worker (for a thread whose nice value
-    /// a new thread must not inherit).
-    func requestWorker(pool: WorkerPool) {
+    /// a new thread must not inherit), for `urgentBand`'s work if given.
+    func requestWorker(pool: WorkerPool, urgentBand: QoSBand? = nil) {
         startIfNeeded(pool: pool)
+        if let urgentBand { urgentBandWanted.store(urgentBand.rawValue, ordering: .relaxed) }
         workerWanted.store(true, ordering: .sequentiallyConsistent)
         _ = word.exchange(Self.awake)
         word.wake(1)   // from an untimed or a timed sleep
@@ -65,7 +69,11 @@ final class Watchdog: @unchecked Sendable {
         ThreadInfo.setNice(0)   // threads it starts inherit its nice value
         var watched: [WatchedWorker] = []
         while true {
-            if workerWanted.exchange(false, ordering: .sequentiallyConsistent) { pool.wakeOrStartWorker() }
+            if workerWanted.exchange(false, ordering: .sequentiallyConsistent) {
+                // Read after the exchange, which the requester's store of the band precedes.
+                let band = urgentBandWanted.exchange(Worker.noUrgentBand, ordering: .relaxed)
+                pool.wakeOrStartWorker(urgentBand: QoSBand(rawValue: band))
+            }
             if !pool.hasVisibleWork(includingLIFO: true) {
                 // Nobody needs compensation while no work waits.
                 pool.credit.store(0, ordering: .relaxed)

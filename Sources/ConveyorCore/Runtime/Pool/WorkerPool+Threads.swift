@@ -46,7 +46,7 @@ extension WorkerPool {
         // (and may be unable to lower it) asks the watchdog, at nice 0, to start it instead.
         if let current = Worker.current, current.holdsRaisedNice {
             lock.unlock()
-            watchdog.requestWorker(pool: self)
+            watchdog.requestWorker(pool: self, urgentBand: urgentBand)
             return
         }
         guard liveThreads.load(ordering: .relaxed) < maxThreads, let worker = claimThreadlessSlot() else {
@@ -97,6 +97,7 @@ extension WorkerPool {
         if cnv_thread_start({ workerThreadEntry($0) }, argument, 0) != 0 {
             lock.withLock {
                 worker.hasThread = false
+                worker.urgentBand.store(Worker.noUrgentBand, ordering: .relaxed)
                 running.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                 if worker.isReserve {
                     worker.isReserve = false

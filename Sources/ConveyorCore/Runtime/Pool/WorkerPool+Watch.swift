@@ -117,11 +117,7 @@ extension WorkerPool {
         let room = max(0, maxThreads - cpuCount)
         credit.store(min(blockedCount, room), ordering: .relaxed)
         refreshUrgentCredit()
-        // Urgent work that no worker took (a raise that a refresh undid, a worker woken for
-        // it that took other work): a worker for it now.
-        if let band = mostImportantWaitingBand, mayOutrankRunningWork(band), raiseUrgentCredit(for: band) {
-            wakeOrStartWorker(urgentBand: band)
-        }
+        wakeWorkerForUnservedUrgentWork()
         if hasVisibleWork() && running.load(ordering: .sequentiallyConsistent) < target {
             wakeOrStartWorker()
         }

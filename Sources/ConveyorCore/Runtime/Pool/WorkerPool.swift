@@ -102,6 +102,11 @@ final class WorkerPool: @unchecked Sendable {
     /// Set once a job of the utility or background band ran in this process: from then on
     /// a default or utility post may outrank every running job (`mayOutrankRunningWork`).
     let lessImportantThanDefaultRan = Atomic<Bool>(false)
+    /// When a worker last set `urgentCredit` afresh after a job (monotonic ns).
+    let lastUrgentRefresh = Atomic<UInt64>(0)
+    /// Whether the watchdog's previous tick woke a worker for unserved urgent work
+    /// (`wakeWorkerForUnservedUrgentWork`); the watchdog thread's only.
+    var urgentWakeLastTick = false
     /// Whose turn aging gives next (`popInjection`).
     let aging = AgingTurns()
 
@@ -156,7 +161,8 @@ final class WorkerPool: @unchecked Sendable {
     // MARK: submitting
 
     /// Makes `job` runnable: on the calling worker's own ring when there is one (for work
-    /// above the default band, only while that ring is empty: `pushLocally`), else on the
+    /// above the default band, only while that ring is empty: `pushLocally`; for work above
+    /// the running job's band, only while some wanted worker does not run), else on the
     /// injection queue of its band.
     @inline(__always)
     ///
@@ -182,11 +188,13 @@ final class WorkerPool: @unchecked Sendable {
         }
         if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
            !current.isStuckAboveDefault {
-            // Work more important than the running job waits neither behind it in the LIFO
-            // slot nor on the ring, where the urgent credit's refresh does not look: on its
-            // band's shared queue it gets a worker of its own when every worker is busy
-            // (`WorkerPool+Urgency.swift`).
-            if job.band.rawValue < current.runningBand.rawValue && current.inJob.load(ordering: .relaxed) {
+            // While every wanted worker runs, work more important than the running job
+            // waits neither behind it in the LIFO slot nor on the ring, where the urgent
+            // credit does not look: on its band's shared queue it gets a worker of its own
+            // (`WorkerPool+Urgency.swift`). Otherwise it goes where it went before: a
+            // searcher or the LIFO watcher takes it from a busy owner.
+            if job.band.rawValue < current.runningBand.rawValue && current.inJob.load(ordering: .relaxed)
+                && running.load(ordering: .relaxed) >= target {
                 inject(job)
                 return
             }
@@ -314,9 +322,10 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         if running.load(ordering: .sequentiallyConsistent) >= target {
-            // Poked either way: its tick sets the credit again if a refresh raced the raise.
-            watchdog.poke()
             if let band, mayOutrankRunningWork(band), raiseUrgentCredit(for: band) { wakeOrStartWorker(urgentBand: band) }
+            // Poked either way (after the urgent wake-up, which must not wait for it): its
+            // tick sets the credit again if a refresh raced the raise.
+            watchdog.poke()
             return
         }
         wakeOrStartWorker()
@@ -324,7 +333,8 @@ final class WorkerPool: @unchecked Sendable {
 
     // MARK: finding work
 
-    /// The next job for `worker`: its LIFO slot, work above the default band waiting on
+    /// The next job for `worker`: the band it was woken for (`takeUrgentJob`), its LIFO
+    /// slot, work above the default band waiting on
     /// its shared queue (while the ring holds work), its ring, the injection queues (most
     /// important first; ahead of them, within limits, handed-off jobs and, while the pool
     /// is crowded, steals: `popAheadOfBands`), then stealing, then a short spin. Nil
