@@ -158,11 +158,20 @@ extension DispatchQueue {
     /// a QoS of its own (flags, a work item's QoS) and keeps it.
     @inline(__always)
     private final func prepareForGlobalQueue(_ job: Job, band: QoSBand?) {
-        guard let root = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) else { return }
-        Unmanaged<DispatchQueue>.fromOpaque(root)._withUnsafeGuaranteedRef { root in
+        withGlobalQueueTarget { root in
             job.isOvercommit = root.isOvercommitRoot
             job.band = band ?? root.band
         }
+    }
+
+    /// Calls `body` with the queue this queue targets now, without retaining it; nil for
+    /// a global queue or the main queue. Only for a queue that targets a global queue
+    /// (global queues live for ever): another target may be released by a retarget
+    /// meanwhile.
+    @inline(__always)
+    final func withGlobalQueueTarget<R>(_ body: (DispatchQueue) -> R) -> R? {
+        guard let root = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) else { return nil }
+        return Unmanaged<DispatchQueue>.fromOpaque(root)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs by the drain job: drain, then hand the queue back.

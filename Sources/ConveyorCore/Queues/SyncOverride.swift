@@ -58,8 +58,7 @@ extension DispatchQueue {
     /// own QoS's, or without one, the band of the global queue it targets now.
     final var drainBandUnraised: QoSBand {
         if hasOwnQoS { return band }
-        guard let root = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) else { return band }
-        return Unmanaged<DispatchQueue>.fromOpaque(root)._withUnsafeGuaranteedRef { $0.band }
+        return withGlobalQueueTarget { $0.band } ?? band
     }
 
     /// `band`, or the band of the more important `sync` callers waiting here. Called by
@@ -141,9 +140,7 @@ extension DispatchQueue {
         guard ticket != 0 && ticket & 1 == 0 else { return }
         let stealer = DrainStealerJob(queue: self, ticket: ticket, band: callerBand)
         // Of an overcommitting global queue's work, as the drain job is.
-        if let root = UnsafeRawPointer(bitPattern: targetWord.load(ordering: .acquiring)) {
-            stealer.isOvercommit = Unmanaged<DispatchQueue>.fromOpaque(root)._withUnsafeGuaranteedRef { $0.isOvercommitRoot }
-        }
+        if let overcommit = withGlobalQueueTarget({ $0.isOvercommitRoot }) { stealer.isOvercommit = overcommit }
         drainStealersPosted.add(1, ordering: .relaxed)
         WorkerPool.shared.submit(stealer)
     }
