@@ -85,6 +85,41 @@ import Testing
         DispatchQueue.global(qos: .utility).async(group: spinners.group) { spinners.release() }
         spinners.finish(expecting: "the utility block")
     }
+
+    /// At the thread cap, a post more important than the job that makes it stays where a
+    /// reserve thread finds it when that job blocks (its LIFO slot, handed off): four
+    /// default blocks hold every thread of a cap of four, then each posts to one
+    /// user-initiated serial queue and waits for its block. Put on the band's shared
+    /// queue, where no reserve thread looks and no thread may start, the drain hung them.
+    @Test func atTheCapAMoreImportantPostOfABlockedJobRuns() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let cap = 4
+            WorkerPool.shared.lowerThreadCap(to: cap)
+            WorkerPool.shared.lowerReserveThreadLimit(to: 2)
+            let important = DispatchQueue(label: "test.important", qos: .userInitiated)
+            let arrived = DispatchSemaphore(value: 0)
+            let gate = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<cap {
+                DispatchQueue.global().async(group: group) {
+                    arrived.signal()
+                    gate.wait()
+                    let done = DispatchSemaphore(value: 0)
+                    important.async { done.signal() }
+                    done.wait()
+                }
+            }
+            for _ in 0..<cap where arrived.wait(timeout: deadline()) == .timedOut {
+                say("the four blocks did not all start")
+                finishChild(false)
+            }
+            for _ in 0..<cap { gate.signal() }
+            let finished = group.wait(timeout: deadline(seconds: 20)) == .success
+            say(finished ? "all four blocks finished" : "the blocks still waited after 20 s:\n" + WorkerPool.shared.stateDescription)
+            finishChild(finished)
+        }
+        if let result { print(String(decoding: result.standardOutputContent, as: UTF8.self)) }
+    }
 }
 
 /// Jobs of one band that fill every CPU, each spinning until `release()` (or for 20 s,

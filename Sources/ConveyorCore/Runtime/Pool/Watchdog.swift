@@ -30,8 +30,10 @@ final class Watchdog: @unchecked Sendable {
     private let word = FutexWord(Watchdog.awake)
     private let started = Atomic<Bool>(false)
     private let workerWanted = Atomic<Bool>(false)
-    /// The band a requested worker is for, when its work outranks every running job
-    /// (`WorkerPool.wakeOrStartWorker(urgentBand:)`), or `Worker.noUrgentBand`.
+    /// The band a requested worker is for, when nobody runs that band while a less
+    /// important one runs (`WorkerPool.wakeOrStartWorker(urgentBand:)`), or
+    /// `Worker.noUrgentBand`. One band: of two requests at once, the watchdog's next tick
+    /// serves the other (`wakeWorkerForUnservedUrgentWork`).
     private let urgentBandWanted = Atomic<UInt8>(Worker.noUrgentBand)
     /// A ring of the watchdog thread's own, always empty between uses: stealing the ring
     /// of a worker stuck at the cap goes through it (`WorkerPool.handOffRing`).
@@ -75,9 +77,11 @@ final class Watchdog: @unchecked Sendable {
                 pool.wakeOrStartWorker(urgentBand: QoSBand(rawValue: band))
             }
             if !pool.hasVisibleWork(includingLIFO: true) {
-                // Nobody needs compensation while no work waits.
+                // Nobody needs compensation while no work waits. The urgent credit stays
+                // while its band runs (a job of it whose posts then go to its own worker
+                // must not find that worker surplus).
                 pool.credit.store(0, ordering: .relaxed)
-                pool.urgentCredit.store(0, ordering: .relaxed)
+                pool.refreshUrgentCredit()
                 word.store(Self.sleeping)
                 // Dekker pairing with `poke()` after a producer's publish and fence
                 // (`WorkerPool.notifyWorkAvailable`), and with `requestWorker`: this

@@ -39,8 +39,8 @@ final class Worker: @unchecked Sendable {
     /// the owner when a job of another band starts, read relaxed (a sample, beside
     /// `inJob`).
     let publishedBand = Atomic<UInt8>(QoSBand.default.rawValue)
-    /// The band this worker was woken or started for because its work outranked every
-    /// running job (`WorkerPool.wakeOrStartWorker(urgentBand:)`), or `Worker.noUrgentBand`:
+    /// The band this worker was woken or started for because nobody ran that band while a
+    /// less important one ran (`WorkerPool.wakeOrStartWorker(urgentBand:)`), or `Worker.noUrgentBand`:
     /// stored under the pool's lock before the wake-up, taken by the worker at its next
     /// look for work (`WorkerPool.takeUrgentJob`).
     let urgentBand = Atomic<UInt8>(Worker.noUrgentBand)
@@ -100,7 +100,7 @@ final class Worker: @unchecked Sendable {
     var hasThread = false
     /// Set while the slot's thread is a reserve thread (`WorkerPool+Reserve.swift`):
     /// written with the lock held (before the thread starts, when it leaves, or when it
-    /// failed to start), read without it only on that thread (`willBlock`).
+    /// failed to start), read without it only on that thread (`willBlock`, `submit`).
     var isReserve = false
     /// Set while this reserve thread runs a job of the hand-off queue's back, holding one
     /// of the pool's turns for that (`WorkerPool.reserveJob`); its own thread only.

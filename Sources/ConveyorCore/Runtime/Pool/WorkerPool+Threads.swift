@@ -19,9 +19,11 @@ extension WorkerPool {
     /// Wakes a parked worker, or starts one, unless someone already searches or every
     /// wanted worker is already running. `pastPreemptedSearchers`: searchers that have
     /// not run for a while do not count (`shouldWakePastPreemptedSearchers`).
-    /// `urgentBand`: work of that band outranks every running job
-    /// (`WorkerPool+Urgency.swift`): a worker is woken or started whatever the counts say,
-    /// and takes a job of that band or a more important one first (`takeUrgentJob`).
+    /// `urgentBand`: nobody runs that band while a less important one runs
+    /// (`WorkerPool+Urgency.swift`): a worker is woken or started whether or not others
+    /// search and whatever the target (not past the thread cap; through the watchdog when
+    /// this thread holds a raised nice value), and takes a job of that band or a more
+    /// important one first (`takeUrgentJob`).
     func wakeOrStartWorker(pastPreemptedSearchers: Bool = false, urgentBand: QoSBand? = nil) {
         lock.lock()
         let wanted = urgentBand != nil

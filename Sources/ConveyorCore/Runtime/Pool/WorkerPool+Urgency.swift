@@ -35,8 +35,8 @@ import Synchronization
 //   be met without anyone running the band.
 // - The watchdog's tick sets the credit afresh and wakes a worker for a band that still
 //   waits with nobody running it (a raise that a refresh undid, a wake-up that another
-//   worker's pop beat), at most one such wake-up per tick; it drops the credit when no
-//   work is queued.
+//   worker's pop beat), at most one such wake-up every two ticks; with no work queued it
+//   sets the credit from what runs.
 // - A worker that ran work above the floor sets the credit afresh after its job (at most
 //   once per `urgentRefreshNanoseconds` in the pool), so that the extra worker retires
 //   (`hasSurplusWorkers`) once its band's work is done.

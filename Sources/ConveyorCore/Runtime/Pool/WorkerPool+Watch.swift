@@ -32,7 +32,8 @@ extension WorkerPool {
     /// Watchdog tick: finds the workers blocked where Conveyor cannot see and sets the
     /// credit (extra runnable workers) to their number, hands the LIFO jobs of workers
     /// still inside the job of the previous tick to the pool, sets the urgent credit
-    /// afresh and wakes a worker for waiting work that outranks every running job
+    /// afresh and wakes a worker for waiting work of a band nobody runs while a less
+    /// important one runs
     /// (`WorkerPool+Urgency.swift`), then wakes or starts a worker if work is waiting.
     ///
     /// Invariant (issue 11, finding 2): a thread is added only for a worker that is really

@@ -100,7 +100,8 @@ final class WorkerPool: @unchecked Sendable {
     /// workers that ran work above it set the credit afresh after their jobs.
     let urgentFloor = Atomic<UInt8>(QoSBand.background.rawValue)
     /// Set once a job of the utility or background band ran in this process: from then on
-    /// a default or utility post may outrank every running job (`mayOutrankRunningWork`).
+    /// a default or utility post may find its band not running while a less important one
+    /// runs (`mayOutrankRunningWork`).
     let lessImportantThanDefaultRan = Atomic<Bool>(false)
     /// When a worker last set `urgentCredit` afresh after a job (monotonic ns).
     let lastUrgentRefresh = Atomic<UInt64>(0)
@@ -191,10 +192,15 @@ final class WorkerPool: @unchecked Sendable {
             // While every wanted worker runs, work more important than the running job
             // waits neither behind it in the LIFO slot nor on the ring, where the urgent
             // credit does not look: on its band's shared queue it gets a worker of its own
-            // (`WorkerPool+Urgency.swift`). Otherwise it goes where it went before: a
-            // searcher or the LIFO watcher takes it from a busy owner.
+            // (`WorkerPool+Urgency.swift`), at the cost of a wake-up per such post (as
+            // libdispatch pokes the root queue of the post's QoS). Otherwise it goes where
+            // it went before: a searcher or the LIFO watcher takes it from a busy owner.
+            // Not at the thread cap, nor from a reserve thread: no worker may start for it
+            // there, and reserve threads take only handed-off work (`reserveJob`), which
+            // the slot and the ring become when their owner blocks (`willBlock`).
             if job.band.rawValue < current.runningBand.rawValue && current.inJob.load(ordering: .relaxed)
-                && running.load(ordering: .relaxed) >= target {
+                && running.load(ordering: .relaxed) >= target && !current.isReserve
+                && liveThreads.load(ordering: .relaxed) < maxThreads {
                 inject(job)
                 return
             }
