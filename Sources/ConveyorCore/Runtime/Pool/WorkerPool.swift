@@ -96,8 +96,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Extra runnable workers: one per band more important than the least important job
     /// running, while work of that band runs or waits (`WorkerPool+Urgency.swift`).
     let urgentCredit = Atomic<Int>(0)
-    /// The least important band running when `urgentCredit` was last set (its raw value):
-    /// workers that ran work above it set the credit afresh after their jobs.
+    /// The least important band running when `urgentCredit` was last computed (its raw
+    /// value): workers that ran work above it set the credit afresh after their jobs.
     let urgentFloor = Atomic<UInt8>(QoSBand.background.rawValue)
     /// Set once a job of the utility or background band ran in this process: from then on
     /// a default or utility post may find its band not running while a less important one
@@ -317,8 +317,8 @@ final class WorkerPool: @unchecked Sendable {
     /// (`WorkerPool+PreemptedSearchers.swift`): a post from outside the pool then wakes or
     /// starts a worker past them.
     ///
-    /// `posted`, the band of the job just published where the caller knows it: work more
-    /// important than every job running gets a worker past the target
+    /// `posted`, the band of the job just published where the caller knows it: work of a
+    /// band nobody runs, while a less important band runs, gets a worker past the target
     /// (`WorkerPool+Urgency.swift`).
     @inline(__always)
     func notifyWorkAvailable(posted band: QoSBand? = nil) {
