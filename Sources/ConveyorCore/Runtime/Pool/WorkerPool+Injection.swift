@@ -181,14 +181,21 @@ extension WorkerPool {
     /// before `end` (raw values), taken alone: no aging turn, no batch into the ring.
     func popMostImportant(before end: Int, for worker: Worker) -> Job? {
         for index in 0..<end {
-            var moved = 0
-            let taken = injectionQueue(index) { queue -> Job? in
-                guard !queue.isEmpty, let job = queue.pop(movingUpTo: 0, into: nil, moved: &moved) else { return nil }
-                return wakingAnotherIfWorkRemains(job, after: queue, for: worker)
-            }
-            if let taken { return taken }
+            if let job = popAlone(fromBand: index, for: worker) { return job }
         }
         return nil
+    }
+
+    /// One job of band `index`'s shared queue, taken alone (none moved into the ring), or
+    /// nil if the queue is empty or another worker holds it; wakes another worker if work
+    /// remains (`wakingAnotherIfWorkRemains`).
+    @inline(__always)
+    func popAlone(fromBand index: Int, for worker: Worker) -> Job? {
+        var moved = 0
+        return injectionQueue(index) { queue -> Job? in
+            guard !queue.isEmpty, let job = queue.pop(movingUpTo: 0, into: nil, moved: &moved) else { return nil }
+            return wakingAnotherIfWorkRemains(job, after: queue, for: worker)
+        }
     }
 
     /// Whether the shared queue of a band more important than the default one holds a job

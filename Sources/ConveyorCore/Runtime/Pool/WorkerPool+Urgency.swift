@@ -71,35 +71,18 @@ extension WorkerPool {
     /// The look stops at the first worker running a job of `band`: in a busy pool of one
     /// band, that is the first worker looked at.
     func raiseUrgentCredit(for band: QoSBand) -> Bool {
-        var runningMask: UInt8 = 0
-        var waitingMask: UInt8 = 1 << band.rawValue
-        let count = slotCount.load(ordering: .acquiring)
-        for index in 0..<count {
-            let found = workerRef(at: index)._withUnsafeGuaranteedRef { worker in
-                bandPresence(of: worker, running: &runningMask, waiting: &waitingMask)
-            }
-            if found == band.rawValue { return false }
-        }
         // Some running job must be less important than `band`.
-        guard runningMask >> (band.rawValue + 1) != 0 else { return false }
-        waitingMask |= sharedWaitingBandMask
-        setUrgentCredit(urgentCreditWanted(runningMask: runningMask, waitingMask: waitingMask), raiseOnly: true)
+        guard let (running, waiting) = bandMasks(stoppingAtRunning: band.rawValue),
+              running >> (band.rawValue + 1) != 0 else { return false }
+        setUrgentCredit(urgentCreditWanted(runningMask: running, waitingMask: waiting | 1 << band.rawValue), raiseOnly: true)
         return true
     }
 
     /// Sets the credit from the work running and waiting now: the watchdog's tick, and a
     /// worker after a job above the floor (`shouldRefreshUrgentCredit`).
     func refreshUrgentCredit() {
-        var runningMask: UInt8 = 0
-        var waitingMask: UInt8 = 0
-        let count = slotCount.load(ordering: .acquiring)
-        for index in 0..<count {
-            workerRef(at: index)._withUnsafeGuaranteedRef { worker in
-                _ = bandPresence(of: worker, running: &runningMask, waiting: &waitingMask)
-            }
-        }
-        waitingMask |= sharedWaitingBandMask
-        setUrgentCredit(urgentCreditWanted(runningMask: runningMask, waitingMask: waitingMask), raiseOnly: false)
+        guard let (running, waiting) = bandMasks(stoppingAtRunning: nil) else { return }
+        setUrgentCredit(urgentCreditWanted(runningMask: running, waitingMask: waiting), raiseOnly: false)
     }
 
     /// Whether `worker`, which just ran a job of `band`, should set the credit afresh: the
@@ -142,29 +125,31 @@ extension WorkerPool {
         let band = Int(worker.urgentBand.exchange(Worker.noUrgentBand, ordering: .relaxed))
         guard band != Int(Worker.noUrgentBand) else { return nil }
         worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
-        var moved = 0
-        let own = injectionQueue(band) { queue -> Job? in
-            guard !queue.isEmpty, let job = queue.pop(movingUpTo: 0, into: nil, moved: &moved) else { return nil }
-            // As `popInjection` does; a searcher wakes the next one when it stops searching.
-            if !worker.isSearching && !queue.isEmpty { notifyWorkAvailable() }
-            return job
-        }
-        return own ?? popMostImportant(before: band, for: worker)
+        return popAlone(fromBand: band, for: worker) ?? popMostImportant(before: band, for: worker)
     }
 
-    /// Adds what `worker` shows of a band to the masks: the band of the job it runs (not
-    /// while it waits in a Conveyor wait), or, between jobs, the band of its last job if
-    /// its LIFO slot or ring holds its posts. Returns the running band, if any.
-    @inline(__always)
-    private func bandPresence(of worker: Worker, running: inout UInt8, waiting: inout UInt8) -> UInt8? {
-        let band = worker.publishedBand.load(ordering: .relaxed)
-        if worker.inJob.load(ordering: .relaxed) {
-            guard !worker.inConveyorWait.load(ordering: .relaxed) else { return nil }
-            running |= 1 << band
-            return band
+    /// The bands running and waiting now, one bit per band: each worker's running job (not
+    /// while it waits in a Conveyor wait) or, between jobs, its last job's band if its LIFO
+    /// slot or ring holds its posts; then the bands' shared queues and the hand-off queue
+    /// (`sharedWaitingBandMask`). Nil, at once, when a worker runs a job of band `stop`.
+    private func bandMasks(stoppingAtRunning stop: UInt8?) -> (running: UInt8, waiting: UInt8)? {
+        var running: UInt8 = 0
+        var waiting: UInt8 = 0
+        let count = slotCount.load(ordering: .acquiring)
+        for index in 0..<count {
+            let runningBand = workerRef(at: index)._withUnsafeGuaranteedRef { worker -> UInt8? in
+                let band = worker.publishedBand.load(ordering: .relaxed)
+                if worker.inJob.load(ordering: .relaxed) {
+                    return worker.inConveyorWait.load(ordering: .relaxed) ? nil : band
+                }
+                if worker.lifoSlot.load(ordering: .relaxed) != nil || !worker.local.isEmpty { waiting |= 1 << band }
+                return nil
+            }
+            guard let runningBand else { continue }
+            if runningBand == stop { return nil }
+            running |= 1 << runningBand
         }
-        if worker.lifoSlot.load(ordering: .relaxed) != nil || !worker.local.isEmpty { waiting |= 1 << band }
-        return nil
+        return (running, waiting | sharedWaitingBandMask)
     }
 
     /// The bands whose shared queue holds work, and the band of the hand-off queue's
