@@ -169,12 +169,12 @@ extension WorkerPool {
         return job
     }
 
-    /// A job of the most important band above the default one whose shared queue holds
-    /// work, taken alone (none moved into the ring: behind the ring's work they would
-    /// wait for it). For `findJob`, while the worker's ring holds work.
+    /// Where `findJob`'s look past the ring of `worker` ends (a raw band value): the bands
+    /// more important than the default one, or than the running job's band where that is
+    /// less important (its posts of that band stay on the ring: `workerKeeping`).
     @inline(__always)
-    func popMoreImportantThanDefault(for worker: Worker) -> Job? {
-        popMostImportant(before: Int(QoSBand.default.rawValue), for: worker)
+    func bandsAheadOfRing(of worker: Worker) -> Int {
+        Int(max(worker.runningBand.rawValue, QoSBand.default.rawValue))
     }
 
     /// A job of the most important band whose shared queue holds work, among the bands
@@ -198,14 +198,14 @@ extension WorkerPool {
         }
     }
 
-    /// Whether the shared queue of a band more important than the default one holds a job
-    /// (a racy look: a job pushed as this reads is found at the next job, or by the
-    /// worker its push wakes). Those queues are written only when such work exists, so
-    /// the look is two loads of lines every core keeps in its cache.
+    /// Whether the shared queue of a band before `end` (raw values) holds a job (a racy
+    /// look: a job pushed as this reads is found at the next job, or by the worker its
+    /// push wakes). Before the default band, those queues are written only when such work
+    /// exists, so the look is two loads of lines every core keeps in its cache.
     @inline(__always)
-    var moreImportantThanDefaultIsWaiting: Bool {
-        !injectionQueue(Int(QoSBand.userInteractive.rawValue), { $0.isEmpty })
-            || !injectionQueue(Int(QoSBand.userInitiated.rawValue), { $0.isEmpty })
+    func moreImportantIsWaiting(before end: Int) -> Bool {
+        for index in 0..<end where !injectionQueue(index, { $0.isEmpty }) { return true }
+        return false
     }
 
     /// Whether the utility or background band's shared queue holds work (a racy look).

@@ -163,7 +163,8 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Makes `job` runnable: on the calling worker's own ring when there is one (for work
     /// above the default band, only while that ring is empty: `pushLocally`; for work above
-    /// the running job's band, only while some wanted worker does not run), else on the
+    /// the running job's band, only while some wanted worker does not run; for work below
+    /// the default band, only from a job of that band: `workerKeeping`), else on the
     /// injection queue of its band.
     @inline(__always)
     ///
@@ -187,8 +188,8 @@ final class WorkerPool: @unchecked Sendable {
         if cnv_is_forked_child() != 0 {
             fatalError("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
         }
-        if job.band.rawValue <= QoSBand.default.rawValue, let current = Worker.current, !current.isBlocked,
-           !current.isStuckAboveDefault {
+        if let current = job.band.rawValue <= QoSBand.default.rawValue ? Worker.current : workerKeeping(job),
+           !current.isBlocked, job.band.rawValue > QoSBand.default.rawValue || !current.isStuckAboveDefault {
             // While every wanted worker runs, work more important than the running job
             // waits neither behind it in the LIFO slot nor on the ring, where the urgent
             // credit does not look: on its band's shared queue it gets a worker of its own
@@ -239,6 +240,22 @@ final class WorkerPool: @unchecked Sendable {
         inject(job)
     }
 
+    /// For a post less important than the default band: the calling worker if it is
+    /// inside a job of the post's band. Such a post stays with its worker as a default one
+    /// does (LIFO slot or ring), so that a poster that then blocks hands it off with the
+    /// rest (`willBlock`): on its band's shared queue, with every thread at a cap of 4 in a
+    /// background block that waited for such a post, nothing ran them (8 such blocks: the
+    /// composition tester's `postAndWait`, program 916141293, every time). A post of
+    /// another band still goes to its shared queue, where the bands' order and aging place
+    /// it (and where, at the cap, no reserve thread looks: an open finding).
+    @inline(__always)
+    private func workerKeeping(_ job: borrowing Job) -> Worker? {
+        guard let current = Worker.current, current.runningBand == job.band, current.inJob.load(ordering: .relaxed) else {
+            return nil
+        }
+        return current
+    }
+
     /// Puts `job` on `worker`'s ring, where others may steal it (moving the ring's older
     /// half out when it is full: `pushSpillingOlderHalf`), and wakes a worker if needed.
     ///
@@ -247,13 +264,26 @@ final class WorkerPool: @unchecked Sendable {
     /// work it would wait for all of it, while `findJob` looks at the more important
     /// shared queues before the ring (libdispatch's `dispatch_priority2` test: a queue
     /// retargeted to the HIGH global queue got no service until DEFAULT's work ran out).
+    ///
+    /// Except a post of the running job's own band behind only that job's posts (no older
+    /// work ahead of it), or at the thread cap: there a poster that blocks hands it off
+    /// (`willBlock`), while on the shared queue no reserve thread looks (user-initiated
+    /// blocks that posted and waited at a cap of 4 stalled: the composition tester's
+    /// `postAndWait`, program 382659565). At the cap, older work of the ring may be ahead.
     private func pushLocally(_ job: Job, on worker: Worker) {
-        if job.band.rawValue < QoSBand.default.rawValue && !worker.local.isEmpty {
+        if job.band.rawValue < QoSBand.default.rawValue && !worker.local.isEmpty && !keepsOwnBandPost(job, on: worker) {
             inject(job)
             return
         }
         if !worker.local.push(job) { pushSpillingOlderHalf(job, on: worker) }
         notifyWorkAvailable()
+    }
+
+    /// Whether `job`, more important than the default band and posted onto `worker`'s
+    /// non-empty ring, stays there (`pushLocally`).
+    private func keepsOwnBandPost(_ job: borrowing Job, on worker: Worker) -> Bool {
+        worker.runningBand == job.band && worker.inJob.load(ordering: .relaxed)
+            && (worker.ringJobsBeforeCurrentJob == 0 || liveThreads.load(ordering: .relaxed) >= maxThreads)
     }
 
     /// Puts `job` on `worker`'s full ring (owner only) after moving the ring's older half,
@@ -356,13 +386,16 @@ final class WorkerPool: @unchecked Sendable {
         if let job = worker.takeLIFOJob(pool: self) { return job }
         // The ring runs first in, first out, whatever the bands: work more important than
         // the default band that waits on its shared queue goes first (`pushLocally` puts
-        // such work there when the ring holds anything), but the ring gets every
-        // `agingShare + 1`th turn, so that its work is slowed, not starved, as aging
-        // bounds the wait of the less important shared queues.
-        if !worker.local.isEmpty && moreImportantThanDefaultIsWaiting {
+        // such work there when the ring holds anything), and than the running job's band
+        // where that is less important (the ring holds its posts of that band:
+        // `workerKeeping`), but the ring gets every `agingShare + 1`th turn, so that
+        // its work is slowed, not starved, as aging bounds the wait of the less important
+        // shared queues. Each job taken alone (`popAlone`): none moved into the ring,
+        // behind whose work it would wait.
+        if !worker.local.isEmpty, case let end = bandsAheadOfRing(of: worker), moreImportantIsWaiting(before: end) {
             if worker.turnsPastRing < Self.agingShare {
                 worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
-                if let job = popMoreImportantThanDefault(for: worker) {
+                if let job = popMostImportant(before: end, for: worker) {
                     worker.turnsPastRing += 1
                     return job
                 }
