@@ -85,8 +85,9 @@ extension Runner {
     }
 }
 
-/// How many crowd members are inside the new queue's `sync` at once.
-private final class Occupancy: @unchecked Sendable {
+/// How many blocks are inside one queue at once (crowd members in the new queue's `sync`,
+/// the blocks a `postAndWait` operation posts).
+final class Occupancy: @unchecked Sendable {
     private let inside = Atomic<Int>(0)
 
     func enter(exclusive: Bool, _ checker: Checker, what: String) {

@@ -166,6 +166,10 @@ struct Program: Sendable {
         /// Process sources on a queue for the exit of a child process the thread starts
         /// and kills (Swift API, plain threads; Conveyor's build only: ProcessExit.swift).
         case processExit(queue: Int, sources: Int, exitFirst: Bool, suspendFirst: Bool, cancelFirst: Bool)
+        /// `members` blocks to `queue` in a group, each posting one block to a queue of QoS
+        /// `targetQoS` (`target`) and waiting for it (`kind`); the plain thread waits for the
+        /// group (plain threads only; PostAndWait.swift).
+        case postAndWait(queue: Int, members: Int, targetQoS: Int, target: PostTarget, kind: TimedWait)
     }
 
     let seed: UInt64
@@ -366,6 +370,7 @@ extension Program {
         threads = Program.addingReschedules(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingFileChannels(to: threads, seed: seed, queues: queues, api: api)
         threads = Program.addingProcessExits(to: threads, seed: seed, queues: queues, api: api)
+        threads = Program.addingPostAndWaits(to: threads, seed: seed, queues: queues)
         self.queues = queues
         self.threads = threads
     }

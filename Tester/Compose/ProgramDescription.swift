@@ -87,6 +87,9 @@ extension Program: CustomStringConvertible {
             lines.append(indent + "group: \(members) x async(q\(queue)) { sync\(barrier ? "(barrier)" : "") onto a new \(serial ? "serial" : "concurrent") queue }, wait")
         case let .busyPoster(queue, members, serial):
             lines.append(indent + "async(global) { async(\(serial ? "new serial queue" : "global")) { open gate }, stay runnable }, group: \(members) x async(q\(queue)) { wait for gate }, wait")
+        case let .postAndWait(queue, members, targetQoS, target, kind):
+            lines.append(indent + "group: \(members) x async(q\(queue)) { async(\(["a new serial queue", "a new concurrent queue", "global"][target.rawValue]), QoS \(targetQoS)) { }, "
+                         + "wait for it on \(["a semaphore", "a group", "a work item"][kind.rawValue]) }, wait")
         case let .retarget(from, to, before, after, sync):
             lines.append(indent + "new serial queue -> q\(from), \(before) x async, retarget -> q\(to), \(after) x async"
                          + (sync ? ", sync" : "") + ", released at once")

@@ -141,6 +141,8 @@ extension Runner {
             crowd(q, members: members, serial: serial, barrier: barrier, from: submitter)
         case let .busyPoster(q, members, serial):
             busyPoster(q, members: members, serial: serial, from: submitter)
+        case let .postAndWait(q, members, targetQoS, target, kind):
+            postAndWait(q, members: members, targetQoS: targetQoS, target: target, kind: kind, from: submitter)
         case let .timedWaits(q, kind, members, spread, timeout):
             timedWaits(q, kind: kind, members: members, spread: spread, timeout: timeout, from: submitter)
         case let .semaphoreLimit(q, value, members, timed):

@@ -21,7 +21,8 @@ import Dispatch
 import Glibc
 
 extension Program {
-    /// What a `timedWaits` operation waits for with short timeouts.
+    /// What a `timedWaits` operation waits for with short timeouts, and how a `postAndWait`
+    /// operation's members wait.
     enum TimedWait: Int, Sendable, CaseIterable { case semaphore, group, workItem }
 
     /// `threads` with timed waits and counting semaphores put in between what they do,
