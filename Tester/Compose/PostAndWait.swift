@@ -19,6 +19,7 @@ import CComposeDispatch
 import Dispatch
 #endif
 import Glibc
+import Synchronization
 
 extension Program {
     /// Where the members of a `postAndWait` operation post: one new serial queue they all
@@ -59,16 +60,29 @@ extension Runner {
     func postAndWait(_ q: Int, members: Int, targetQoS: Int, target: Program.PostTarget, kind: Program.TimedWait,
                      from submitter: Submitter) {
         #if CONVEYOR
-        // At a lowered cap, at most 4 members, posting to their own band. A post of another
-        // band goes to that band's shared queue, where at the cap no reserve thread looks:
-        // 12 default blocks posting background work hung every time at a cap of 8 (program
-        // 771013229). And with more waiters than 4 threads and the reserve's 8 hold,
-        // Conveyor still stalls now and then (cap 4 with 2 reserve threads: program
-        // 666429750, items of two user-initiated concurrent queues, 22 waiters). Both are
-        // open findings; at the full cap every op here runs as drawn.
-        let memberQoS = program.queues[program.chain(q).last!].qos
-        let targetQoS = capLowered ? memberQoS : targetQoS
-        let members = capLowered ? min(members, 4) : members
+        // At a lowered cap, only members on a global queue (a `sync` caller may raise a
+        // made queue's drain to another band), at most 4, posting to their own band, one
+        // such op at a time. A post of another band goes to that band's shared queue,
+        // where at the cap no reserve thread looks: 12 default blocks posting background
+        // work hung every time at a cap of 8 (program 771013229). And with more waiters
+        // than 4 threads and the reserve's 8 hold, Conveyor still stalls now and then (cap
+        // 4 with 2 reserve threads: program 666429750, items of two user-initiated
+        // concurrent queues, 22 waiters). Both are open findings; at the full cap every op
+        // here runs as drawn.
+        if capLowered {
+            guard program.queues[q].global else { return }
+            postAndWaitTurn.withLock { _ in
+                runPostAndWait(q, members: min(members, 4), targetQoS: program.queues[q].qos, target: target, kind: kind,
+                               from: submitter)
+            }
+        } else {
+            runPostAndWait(q, members: members, targetQoS: targetQoS, target: target, kind: kind, from: submitter)
+        }
+        #endif
+    }
+
+    private func runPostAndWait(_ q: Int, members: Int, targetQoS: Int, target: Program.PostTarget, kind: Program.TimedWait,
+                                from submitter: Submitter) {
         let record = GroupRecord(members: members)
         let occupancy = Occupancy()
         let destination = PostDestination(api: program.api, qos: targetQoS, target: target)
@@ -101,9 +115,11 @@ extension Runner {
         }
         record.check(checker, after: "the wait for \(members) members waiting for \(what)")
         destination.release()
-        #endif
     }
 }
+
+/// Held by the plain thread that runs a post-and-wait at a lowered cap (`Runner.postAndWait`).
+private let postAndWaitTurn = Mutex<Void>(())
 
 /// The queue a `postAndWait` operation's members post to, through the program's API.
 private struct PostDestination: @unchecked Sendable {

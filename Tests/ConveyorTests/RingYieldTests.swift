@@ -38,13 +38,16 @@ private final class BandJob: Job, @unchecked Sendable {
 /// queue. In a child process: the pool there has no thread, so nothing else takes the
 /// shared queue's job (it is pushed without a wake-up).
 @Suite struct RingYieldTests {
-    /// The number of the job a worker whose last job was of `runningBand`, with three jobs
-    /// of that band on its ring, takes next while the shared queue of `waiting` holds one.
-    private static func firstTaken(runningBand: QoSBand, waiting: QoSBand) -> Int {
+    /// The number of the job a worker takes next whose last job was of `runningBand`, with
+    /// three jobs of `ringBand` on its ring (kept there as a job of that band's posts,
+    /// `Worker.ringBandFloor`), while the shared queue of `waiting` holds one.
+    private static func firstTaken(runningBand: QoSBand, ringBand: QoSBand? = nil, waiting: QoSBand) -> Int {
         let pool = WorkerPool.shared
         let worker = Worker(index: 0)
+        let ringBand = ringBand ?? runningBand
         worker.runningBand = runningBand
-        for number in 0..<3 { _ = worker.local.push(BandJob(number, band: runningBand)) }
+        worker.ringBandFloor = max(ringBand.rawValue, QoSBand.default.rawValue)
+        for number in 0..<3 { _ = worker.local.push(BandJob(number, band: ringBand)) }
         _ = pool.pushInjected(BandJob(100, band: waiting))
         return (pool.findJob(for: worker) as? BandJob)?.number ?? -1
     }
@@ -52,6 +55,15 @@ private final class BandJob: Job, @unchecked Sendable {
     @Test func aBackgroundJobsRingYieldsToDefaultWork() async {
         await #expect(processExitsWith: .exitCode(0)) {
             exit(Self.firstTaken(runningBand: .background, waiting: .default) == 100 ? 0 : 1)
+        }
+    }
+
+    /// Whatever the band of the worker's last job: after a default job it took instead of
+    /// its ring, the ring of background posts yields again (with the last job's band, it
+    /// got every other turn, a review found).
+    @Test func aRingOfBackgroundPostsYieldsAfterADefaultJobToo() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            exit(Self.firstTaken(runningBand: .default, ringBand: .background, waiting: .default) == 100 ? 0 : 1)
         }
     }
 

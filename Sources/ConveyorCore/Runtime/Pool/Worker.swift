@@ -87,6 +87,10 @@ final class Worker: @unchecked Sendable {
     var randomState: UInt32
     /// The band of the job this worker runs now.
     var runningBand: QoSBand = .default
+    /// The least important band below the default one whose posts this worker kept on its
+    /// ring (`WorkerPool.workerKeeping`), as a raw value; the default band's when none, or
+    /// once the owner found the ring empty. Owner only (`WorkerPool.bandsAheadOfRing`).
+    var ringBandFloor: UInt8 = QoSBand.default.rawValue
     /// The band of the global queue that job was submitted to, for work that runs with no
     /// frame (`Job.rootBand`).
     var runningRootBand: QoSBand = .default

@@ -170,11 +170,16 @@ extension WorkerPool {
     }
 
     /// Where `findJob`'s look past the ring of `worker` ends (a raw band value): the bands
-    /// more important than the default one, or than the running job's band where that is
-    /// less important (its posts of that band stay on the ring: `workerKeeping`).
+    /// more important than the default one, or than the least important band the ring
+    /// holds posts of (`Worker.ringBandFloor`; not the band of the last job, with which
+    /// a worker alternated between the ring and the shared work it yielded to, a review
+    /// found). Not past the default band for a thread that raised its nice and may not
+    /// lower it again: it would take work it cannot run, give it back and leave.
     @inline(__always)
     func bandsAheadOfRing(of worker: Worker) -> Int {
-        Int(max(worker.runningBand.rawValue, QoSBand.default.rawValue))
+        let defaultBand = QoSBand.default.rawValue
+        guard worker.ringBandFloor > defaultBand, !worker.isStuckAboveDefault else { return Int(defaultBand) }
+        return Int(worker.ringBandFloor)
     }
 
     /// A job of the most important band whose shared queue holds work, among the bands
@@ -200,8 +205,9 @@ extension WorkerPool {
 
     /// Whether the shared queue of a band before `end` (raw values) holds a job (a racy
     /// look: a job pushed as this reads is found at the next job, or by the worker its
-    /// push wakes). Before the default band, those queues are written only when such work
-    /// exists, so the look is two loads of lines every core keeps in its cache.
+    /// push wakes). Before the default band (the common end), those queues are written
+    /// only when such work exists, so the look is two loads of lines every core keeps in
+    /// its cache; past it, the default queue's line is written often.
     @inline(__always)
     func moreImportantIsWaiting(before end: Int) -> Bool {
         for index in 0..<end where !injectionQueue(index, { $0.isEmpty }) { return true }

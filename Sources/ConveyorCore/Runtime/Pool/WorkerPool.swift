@@ -162,10 +162,10 @@ final class WorkerPool: @unchecked Sendable {
     // MARK: submitting
 
     /// Makes `job` runnable: on the calling worker's own ring when there is one (for work
-    /// above the default band, only while that ring is empty: `pushLocally`; for work above
-    /// the running job's band, only while some wanted worker does not run; for work below
-    /// the default band, only from a job of that band: `workerKeeping`), else on the
-    /// injection queue of its band.
+    /// above the default band, only while that ring is empty, or at the thread cap from a
+    /// job of that band: `pushLocally`; for work above the running job's band, only while
+    /// some wanted worker does not run; for work below the default band, only from a job of that band:
+    /// `workerKeeping`), else on the injection queue of its band.
     @inline(__always)
     ///
     /// A queue that a worker schedules goes to the worker's LIFO slot without waking
@@ -248,11 +248,14 @@ final class WorkerPool: @unchecked Sendable {
     /// composition tester's `postAndWait`, program 916141293, every time). A post of
     /// another band still goes to its shared queue, where the bands' order and aging place
     /// it (and where, at the cap, no reserve thread looks: an open finding).
+    /// The ring then yields to more important shared work until it is empty
+    /// (`Worker.ringBandFloor`, `bandsAheadOfRing`).
     @inline(__always)
     private func workerKeeping(_ job: borrowing Job) -> Worker? {
         guard let current = Worker.current, current.runningBand == job.band, current.inJob.load(ordering: .relaxed) else {
             return nil
         }
+        current.ringBandFloor = max(current.ringBandFloor, job.band.rawValue)
         return current
     }
 
@@ -265,11 +268,13 @@ final class WorkerPool: @unchecked Sendable {
     /// shared queues before the ring (libdispatch's `dispatch_priority2` test: a queue
     /// retargeted to the HIGH global queue got no service until DEFAULT's work ran out).
     ///
-    /// Except a post of the running job's own band behind only that job's posts (no older
-    /// work ahead of it), or at the thread cap: there a poster that blocks hands it off
-    /// (`willBlock`), while on the shared queue no reserve thread looks (user-initiated
-    /// blocks that posted and waited at a cap of 4 stalled: the composition tester's
-    /// `postAndWait`, program 382659565). At the cap, older work of the ring may be ahead.
+    /// Except, at the thread cap, a post of the running job's own band: there a poster
+    /// that blocks hands it off (`willBlock`), while on the shared queue no reserve thread
+    /// looks (user-initiated blocks that posted and waited at a cap of 4 stalled: the
+    /// composition tester's `postAndWait`, program 382659565). The ring's older or less
+    /// important work may then be ahead of it: at the cap, that every post runs comes
+    /// first. (Not also below the cap behind only the job's own posts: those may be of a
+    /// less important band, and the post would wait for them, a review found.)
     private func pushLocally(_ job: Job, on worker: Worker) {
         if job.band.rawValue < QoSBand.default.rawValue && !worker.local.isEmpty && !keepsOwnBandPost(job, on: worker) {
             inject(job)
@@ -282,8 +287,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Whether `job`, more important than the default band and posted onto `worker`'s
     /// non-empty ring, stays there (`pushLocally`).
     private func keepsOwnBandPost(_ job: borrowing Job, on worker: Worker) -> Bool {
-        worker.runningBand == job.band && worker.inJob.load(ordering: .relaxed)
-            && (worker.ringJobsBeforeCurrentJob == 0 || liveThreads.load(ordering: .relaxed) >= maxThreads)
+        liveThreads.load(ordering: .relaxed) >= maxThreads && worker.runningBand == job.band
+            && worker.inJob.load(ordering: .relaxed)
     }
 
     /// Puts `job` on `worker`'s full ring (owner only) after moving the ring's older half,
@@ -370,7 +375,8 @@ final class WorkerPool: @unchecked Sendable {
     // MARK: finding work
 
     /// The next job for `worker`: the band it was woken for (`takeUrgentJob`), its LIFO
-    /// slot, work above the default band waiting on
+    /// slot, work above the default band (or above the least important band the ring
+    /// holds posts of, `bandsAheadOfRing`) waiting on
     /// its shared queue (while the ring holds work), its ring, the injection queues (most
     /// important first; ahead of them, within limits, handed-off jobs and, while the pool
     /// is crowded, steals: `popAheadOfBands`), then stealing, then a short spin. Nil
@@ -386,12 +392,11 @@ final class WorkerPool: @unchecked Sendable {
         if let job = worker.takeLIFOJob(pool: self) { return job }
         // The ring runs first in, first out, whatever the bands: work more important than
         // the default band that waits on its shared queue goes first (`pushLocally` puts
-        // such work there when the ring holds anything), and than the running job's band
-        // where that is less important (the ring holds its posts of that band:
-        // `workerKeeping`), but the ring gets every `agingShare + 1`th turn, so that
-        // its work is slowed, not starved, as aging bounds the wait of the less important
-        // shared queues. Each job taken alone (`popAlone`): none moved into the ring,
-        // behind whose work it would wait.
+        // such work there when the ring holds anything, below the cap), and than the least
+        // important band the ring holds posts of (`workerKeeping`), but the ring gets
+        // every `agingShare + 1`th turn, so that its work is slowed, not starved, as aging
+        // bounds the wait of the less important shared queues. Each job taken alone
+        // (`popAlone`): none moved into the ring, behind whose work it would wait.
         if !worker.local.isEmpty, case let end = bandsAheadOfRing(of: worker), moreImportantIsWaiting(before: end) {
             if worker.turnsPastRing < Self.agingShare {
                 worker.releaseHeldLeaves()   // before any job from elsewhere (`Worker.leaveLater`)
@@ -419,6 +424,7 @@ final class WorkerPool: @unchecked Sendable {
             }
         }
         if let job = worker.local.pop() { return job }
+        worker.ringBandFloor = QoSBand.default.rawValue   // the ring is empty
         // Held leaves cover only jobs from this worker's own ring (`Worker.leaveLater`): a
         // shared queue or a steal may hand over a job that entered the group after them.
         if worker.heldLeavesGroup != nil {
