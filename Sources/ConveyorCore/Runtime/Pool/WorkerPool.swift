@@ -164,9 +164,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Makes `job` runnable: on the calling worker's own ring when there is one (for work
     /// above the default band, only while that ring is empty, or at the thread cap from a
     /// job of that band: `pushLocally`; for work above the running job's band, only while
-    /// some wanted worker does not run; for work below the default band, only from a job of that band:
-    /// `workerKeeping`), else on the injection queue of its band.
-    @inline(__always)
+    /// some wanted worker does not run; for work below the default band, only from a job
+    /// of that band: `workerKeeping`), else on the injection queue of its band.
     ///
     /// A queue that a worker schedules goes to the worker's LIFO slot without waking
     /// anyone: the worker will most likely drain it as soon as its current job returns
@@ -174,7 +173,11 @@ final class WorkerPool: @unchecked Sendable {
     /// moves to the ring, where others may steal it, and wakes a worker. If the current
     /// job blocks in a Conveyor wait, the slot is handed to the pool at once; if it blocks
     /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
-    /// ring, first in, first out.
+    /// ring, first in, first out, and so do queues of a band below the default: from the
+    /// slot, a chain of such drains ran ahead of more important work waiting on the shared
+    /// queues (up to 32 in a row, `Worker.takeLIFOJob`; a review found it), which the ring
+    /// yields to (`bandsAheadOfRing`), as libdispatch runs them from their band's FIFO
+    /// root queue.
     ///
     /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits long on a busy
     /// owner while a CPU idles. One parked worker looks every `lifoWatchNanoseconds` while
@@ -184,6 +187,7 @@ final class WorkerPool: @unchecked Sendable {
     /// worker is parked to watch (it was woken for other work, which then blocked), the
     /// watchdog hands the slot of an owner still inside the job of its previous tick to
     /// the pool (`watchTick`).
+    @inline(__always)
     func submit(_ job: consuming Job) {
         if cnv_is_forked_child() != 0 {
             fatalError("Conveyor: work submitted in the child of fork(); the pool's threads do not exist there (only exec is safe after fork)")
@@ -211,7 +215,7 @@ final class WorkerPool: @unchecked Sendable {
             // be about to search, park or run a long job instead, and nobody else may take
             // the slot: such work is published on the ring with a wake-up (issue 25,
             // finding 1: a group's notify on a serial queue never ran).
-            guard job.isQueueDrain, current.inJob.load(ordering: .relaxed) else {
+            guard job.isQueueDrain, job.band.rawValue <= QoSBand.default.rawValue, current.inJob.load(ordering: .relaxed) else {
                 pushLocally(job, on: current)
                 return
             }
