@@ -61,18 +61,19 @@ extension Runner {
                      from submitter: Submitter) {
         #if CONVEYOR
         // At a lowered cap, only members on a global queue (a `sync` caller may raise a
-        // made queue's drain to another band), at most 4, posting to their own band, one
-        // such op at a time. A post of another band goes to that band's shared queue,
-        // where at the cap no reserve thread looks: 12 default blocks posting background
-        // work hung every time at a cap of 8 (program 771013229). And with more waiters
-        // than 4 threads and the reserve's 8 hold, Conveyor still stalls now and then (cap
-        // 4 with 2 reserve threads: program 666429750, items of two user-initiated
-        // concurrent queues, 22 waiters). Both are open findings; at the full cap every op
+        // made queue's drain to another band), at most 4, one such op at a time: with
+        // more waiters than 4 threads and the reserve's 8 hold, Conveyor still stalls now
+        // and then (cap 4 with 2 reserve threads: program 666429750, items of two
+        // user-initiated concurrent queues, 22 waiters; program 812076918, 12 default
+        // blocks posting to new utility concurrent queues, once in 11 runs), an open
+        // finding. Posts of another band run there since band relief
+        // (`WorkerPool+BandRelief.swift`; before it, 12 default blocks posting background
+        // work hung every time at a cap of 8, program 771013229). At the full cap every op
         // here runs as drawn.
         if capLowered {
             guard program.queues[q].global else { return }
             postAndWaitTurn.withLock { _ in
-                runPostAndWait(q, members: min(members, 4), targetQoS: program.queues[q].qos, target: target, kind: kind,
+                runPostAndWait(q, members: min(members, 4), targetQoS: targetQoS, target: target, kind: kind,
                                from: submitter)
             }
         } else {

@@ -27,7 +27,7 @@ import Glibc
 @Suite(.serialized) struct PostAndWaitTests {
     /// Starts `count` waiters on `queue`, each posting with `post` and waiting for what it
     /// posted; exits 0 when all finished within a generous deadline.
-    private static func allFinish(_ count: Int, on queue: DispatchQueue = .global(),
+    static func allFinish(_ count: Int, on queue: DispatchQueue = .global(),
                                   _ post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Never {
         let finished = DispatchSemaphore(value: 0)
         for _ in 0..<count {
@@ -122,12 +122,8 @@ import Glibc
     /// under the sanitizers they still stall now and then (every reserve thread in a waiter
     /// pushed behind, work left on the band's shared queue: CI's AddressSanitizer stage,
     /// the global-queue case; the serial-queue case under ThreadSanitizer; the
-    /// concurrent-queue case in about one run in four alone). Nor posts of another band:
-    /// on that band's shared queue, such posts never ran once every thread at the cap
-    /// waited for one (12 default blocks posting background work at a cap of 8: program
-    /// 771013229), and a more important post goes there too below the cap or behind a ring
-    /// that holds other work (20,000 utility blocks posting user-initiated work stalled in
-    /// most runs). All open.
+    /// concurrent-queue case in about one run in four alone; open). Posts of another band:
+    /// `PostToAnotherBandTests`.
     @Test(arguments: Waiters.withTwoReserveThreads)
     func blocksThatPostAndWaitFinishWithTwoReserveThreads(_ waiters: Waiters) async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [waiters] in
@@ -141,12 +137,14 @@ import Glibc
     /// The QoS class of the waiters and of what they post (an exit test captures only
     /// values it can encode).
     enum Band: Codable, Sendable {
-        case `default`, userInitiated
+        case userInitiated, `default`, utility, background
 
         var qos: DispatchQoS.QoSClass {
             switch self {
-            case .default: .default
             case .userInitiated: .userInitiated
+            case .default: .default
+            case .utility: .utility
+            case .background: .background
             }
         }
     }
@@ -246,34 +244,43 @@ import Glibc
     @Test(arguments: [true, false])
     func aBusyJobsPostRunsAtTheCapWhileEveryOtherThreadWaits(_ serialDrain: Bool) async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [serialDrain] in
-            let cap = 4
-            WorkerPool.shared.lowerThreadCap(to: cap)
-            let gate = DispatchSemaphore(value: 0)
-            let waiting = DispatchSemaphore(value: 0)
-            let finished = DispatchSemaphore(value: 0)
-            for _ in 0..<(cap - 1) {
-                DispatchQueue.global().async {
-                    waiting.signal()
-                    gate.wait()
-                    finished.signal()
-                }
-            }
-            for _ in 0..<(cap - 1) where waiting.wait(timeout: .now() + 60) == .timedOut {
-                Self.exitStalled("the waiters did not all start")
-            }
-            let opened = Atomic<Bool>(false)
-            let openGate: @Sendable () -> Void = {
-                for _ in 0..<(cap - 1) { gate.signal() }
-                opened.store(true, ordering: .releasing)
-            }
-            DispatchQueue.global().async {
+            Self.waitersOfABusyPosterAtTheCap { openGate in
                 if serialDrain { DispatchQueue(label: "busy-poster").async(execute: openGate) } else { DispatchQueue.global().async(execute: openGate) }
-                let giveUp = DispatchTime.now() + 120   // past the deadline below: a hang fails
-                while !opened.load(ordering: .acquiring) && DispatchTime.now() < giveUp { sched_yield() }
             }
-            Self.exitWhen(cap - 1, signal: finished)
         }
         expectNoFailureReport(result)
+    }
+
+    /// At a cap of 4, three default blocks wait on a gate; a fourth posts the gate's
+    /// opener with `post`, then keeps its CPU until the opener ran. Exits as `exitWhen`
+    /// does.
+    static func waitersOfABusyPosterAtTheCap(posting post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Never {
+        let cap = 4
+        WorkerPool.shared.lowerThreadCap(to: cap)
+        let gate = DispatchSemaphore(value: 0)
+        let waiting = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<(cap - 1) {
+            DispatchQueue.global().async {
+                waiting.signal()
+                gate.wait()
+                finished.signal()
+            }
+        }
+        for _ in 0..<(cap - 1) where waiting.wait(timeout: .now() + 60) == .timedOut {
+            exitStalled("the waiters did not all start")
+        }
+        let opened = Atomic<Bool>(false)
+        let openGate: @Sendable () -> Void = {
+            for _ in 0..<(cap - 1) { gate.signal() }
+            opened.store(true, ordering: .releasing)
+        }
+        DispatchQueue.global().async {
+            post(openGate)
+            let giveUp = DispatchTime.now() + 120   // past the deadline below: a hang fails
+            while !opened.load(ordering: .acquiring) && DispatchTime.now() < giveUp { sched_yield() }
+        }
+        exitWhen(cap - 1, signal: finished)
     }
 
     /// A job posts a queue's drain (to its LIFO slot) and stays runnable until the drain

@@ -26,8 +26,9 @@ import Glibc
     /// semaphore, so that the pool starts a thread for each) and then `sync` on a
     /// background serial queue whose drain waits on the background band's shared queue
     /// (queued from a plain thread meanwhile). Without the override nothing could run it:
-    /// every thread waits, and reserve threads are only for what blocked jobs posted (the
-    /// composition tester, program 182325181, at `--thread-cap 4`). Each caller's stealer
+    /// every thread waits, and reserve threads were only for what blocked jobs posted (the
+    /// composition tester, program 182325181, at `--thread-cap 4`; since band relief a
+    /// reserve thread may take the background band's drain too). Each caller's stealer
     /// is such a post. `throughChild`: the callers `sync` on a queue without a QoS that
     /// targets the background queue; they wait in the child's list, and the drain they
     /// depend on is the background queue's, which they raise.

@@ -90,7 +90,8 @@ import Testing
     /// reserve thread finds it when that job blocks (its LIFO slot, handed off): four
     /// default blocks hold every thread of a cap of four, then each posts to one
     /// user-initiated serial queue and waits for its block. Put on the band's shared
-    /// queue, where no reserve thread looks and no thread may start, the drain hung them.
+    /// queue, where no reserve thread looked and no thread may start, the drain hung them
+    /// (band relief would now reach it there too).
     @Test func atTheCapAMoreImportantPostOfABlockedJobRuns() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let cap = 4

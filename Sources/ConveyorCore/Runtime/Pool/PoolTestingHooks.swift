@@ -17,7 +17,8 @@
 @_spi(ConveyorTesting)
 public enum PoolTestingHooks {
     /// The most threads the pool starts for queued work: max(255, 4 × CPUs) unless lowered.
-    /// Reserve threads, which run only work that blocked threads handed off, come on top.
+    /// Reserve threads, which run work that blocked threads handed off and the work of a
+    /// band that fewer threads than this are inside, come on top.
     public static var threadCap: Int { WorkerPool.shared.maxThreads }
 
     /// Lowers the pool's thread cap to `cap` (never below 1, never raised), so that a test

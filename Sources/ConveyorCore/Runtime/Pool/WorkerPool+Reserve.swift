@@ -14,8 +14,8 @@
 import CConveyor
 import Synchronization
 
-// Reserve threads: past the thread cap, a thread for what blocked workers handed off,
-// while no pool thread runs.
+// Reserve threads: past the thread cap, a thread for what blocked workers handed off (and
+// for band relief, `WorkerPool+BandRelief.swift`), while no pool thread runs.
 //
 // At the cap every pool thread may hold a job that waits for something posted after it. A
 // worker that blocks hands its posts off ahead of everything else (`handOffLocalWork`),
@@ -36,9 +36,11 @@ import Synchronization
 // 2, half the runs of that test). Of those alive, all but one at most run (or wait in)
 // jobs that were not a blocked job's posts, so one is left for the post they wait for
 // (`reserveJob`). A reserve thread runs handed-off jobs and what they post (its LIFO
-// slot and ring), never the bands' shared queues (whose work, more waiters, is what the
-// cap is for: the test of an exhausted cap still sees new blocks wait), and exits when
-// none is left that it may take or other workers run again.
+// slot and ring), and of the bands' shared queues only those of bands that fewer than the
+// cap's number of threads are inside (`WorkerPool+BandRelief.swift`: a band's work that
+// fills the cap is more waiters, what the cap is for, and the test of an exhausted cap
+// still sees new blocks wait), and exits when none is left that it may take or other
+// workers run again.
 //
 // Nor does work that a running job posted wait, at the cap, for that job to return: when
 // the threads that are not waiting stay inside long jobs (a job posts a queue's drain,
@@ -51,8 +53,10 @@ import Synchronization
 extension WorkerPool {
     /// With the lock held, after a regular start found the cap reached: a slot for a
     /// reserve thread, counted as running (not searching), if blocked workers' posts wait
-    /// in the hand-off queue, every worker counted as running is one the watchdog found
-    /// blocked (`credit`), and the reserve allows one more.
+    /// in the hand-off queue (or, with a turn free for other jobs, jobs pushed behind or a
+    /// band's work that needs relief: `bandNeedingRelief`), every worker counted as
+    /// running is one the watchdog found blocked (`credit`), and the reserve allows one
+    /// more.
     ///
     /// Dekker pairing with `willBlock`: a worker pushes its posts, then takes itself out
     /// of `running` (seq_cst) and looks for visible work, which brings it here; of the last
@@ -62,18 +66,18 @@ extension WorkerPool {
     /// after leaving `running` (`reserveDidExit`). The watchdog's tick comes here too
     /// while work is visible.
     ///
-    /// `forStalledWork`: the watchdog handed off what a worker stuck inside one job held
+    /// `forStalledWork`: the watchdog's tick found workers stuck inside one job
     /// (`startReserveForStalledWork`); then whoever runs.
     func claimReserveWorkerIfStuck(forStalledWork: Bool = false) -> Worker? {
         let reserve = reserveThreads.load(ordering: .relaxed)
-        guard !handedOff.isEmpty,
-              forStalledWork || running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
+        guard forStalledWork || running.load(ordering: .sequentiallyConsistent) <= credit.load(ordering: .relaxed),
               reserve - blockedReserveThreads.load(ordering: .relaxed) < reserveThreadLimit,
               reserve < reserveThreadCeiling,
               // A thread that could take nothing would exit at once and ask again. A turn
               // given back later is taken by the thread that gave it (it looks for its next
               // job) or, if that one left, by the watchdog's tick, which claims again.
-              handedOff.holdsPosts || reserveThreadsBehind.load(ordering: .relaxed) < behindTurns,
+              handedOff.holdsPosts || (reserveThreadsBehind.load(ordering: .relaxed) < behindTurns
+                                       && (!handedOff.isEmpty || bandNeedingRelief() != nil)),
               let worker = claimThreadlessSlot() else { return nil }
         worker.hasThread = true
         worker.isReserve = true
@@ -84,8 +88,8 @@ extension WorkerPool {
 
     /// The next job for reserve `worker`: its LIFO slot, its ring, then the hand-off
     /// queue (the leaves it holds given first: `Worker.leaveLater` covers its own ring's
-    /// jobs only), blocked workers' posts before what was pushed behind them. Nil when it
-    /// should exit.
+    /// jobs only), blocked workers' posts before the work of a band that needs relief
+    /// (`popReliefJob`) and what was pushed behind them. Nil when it should exit.
     ///
     /// Posts first: a reserve thread that takes a job that waits is lost to the others
     /// until that job's post runs, and there are few of them. Jobs pushed behind (a
@@ -118,9 +122,13 @@ extension WorkerPool {
         if let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare, postsOnly: true) {
             return job
         }
-        guard !handedOff.isEmpty, takeBehindTurn() else { return nil }
-        // A post pushed since the look above may come back instead: it keeps the turn too.
-        if let job = handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare) {
+        guard takeBehindTurn() else { return nil }
+        // Relief before the jobs pushed behind (`WorkerPool+BandRelief.swift`): those are
+        // often more waiters, and a band few threads are inside may hold what they wait
+        // for. A post pushed since the look above may come back instead: it keeps the turn
+        // too.
+        if let job = popReliefJob(for: worker)
+            ?? handedOff.pop(at: now, agingAfter: Self.agingNanoseconds, share: Self.agingShare) {
             worker.isBehindTurnHeld = true
             return job
         }
@@ -142,9 +150,10 @@ extension WorkerPool {
     }
 
     /// The watchdog's tick, at the cap, handed off the LIFO slot or ring of a worker still
-    /// inside the job of the previous tick (`watchTick`): no regular thread may start for
-    /// it, and the worker may not return for long. Starts a reserve thread for it, if the
-    /// reserve allows one more.
+    /// inside the job of the previous tick, or found handed-off work or a band's work that
+    /// needs relief while every running worker is such a worker (`watchTick`): no regular
+    /// thread may start for it, and those workers may not return for long. Starts a reserve
+    /// thread for it, if the reserve allows one more.
     func startReserveForStalledWork() {
         lock.lock()
         let reserve = liveThreads.load(ordering: .relaxed) >= maxThreads ? claimReserveWorkerIfStuck(forStalledWork: true) : nil
@@ -166,7 +175,7 @@ extension WorkerPool {
         // thread still counted as running (so its look did not start a reserve thread):
         // this leaves `running` (seq_cst, above), fences, then looks.
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        if !handedOff.isEmpty {
+        if !handedOff.isEmpty || bandNeedingRelief() != nil {
             if raisedNice { watchdog.requestWorker(pool: self) } else { notifyWorkAvailable() }
         }
     }
@@ -182,8 +191,8 @@ extension Worker {
         pool.reserveThreadsBehind.wrappingSubtract(1, ordering: .relaxed)
     }
 
-    /// A reserve thread's life (`WorkerPool+Reserve.swift`): handed-off jobs and what they
-    /// post, until none is left or other workers run again.
+    /// A reserve thread's life (`WorkerPool+Reserve.swift`): handed-off jobs, band relief
+    /// and what they post, until none is left or other workers run again.
     func runAsReserve(pool: WorkerPool) {
         startOnThisThread(name: "conveyor.reserve")
         isSearching = false

@@ -123,10 +123,14 @@ extension WorkerPool {
             wakeOrStartWorker()
         }
         // A reserve thread starts on its own only while no worker runs (or only blocked
-        // ones): past stuck workers that still run, it starts here, for what they held or
-        // for handed-off work that a reserve thread started before did not reach (it took
-        // an older job, which waited in turn) (`WorkerPool+Reserve.swift`).
-        if atCap && (handedOffStuckWork || (!handedOff.isEmpty && running.load(ordering: .sequentiallyConsistent) <= stuckWorkers)) {
+        // ones): past stuck workers that still run, it starts here, for what they held, for
+        // handed-off work that a reserve thread started before did not reach (it took an
+        // older job, which waited in turn) (`WorkerPool+Reserve.swift`), or for a band's
+        // work that needs relief (`WorkerPool+BandRelief.swift`: a job that posted to
+        // another band's queue, then computed while every other thread waited for it).
+        if atCap && (handedOffStuckWork
+                     || (running.load(ordering: .sequentiallyConsistent) <= stuckWorkers
+                         && (!handedOff.isEmpty || bandNeedingRelief() != nil))) {
             startReserveForStalledWork()
         }
     }

@@ -32,8 +32,9 @@ final class WorkerPool: @unchecked Sendable {
     /// Runnable workers wanted when nothing blocks: one per CPU.
     let cpuCount: Int
     /// The cap on the pool threads that ordinary work may start: 4 per CPU, at least 255
-    /// (libdispatch's cap). Past it only reserve threads start, for handed-off work while
-    /// every pool thread waits (`WorkerPool+Reserve.swift`).
+    /// (libdispatch's cap). Past it only reserve threads start, for handed-off work, and a
+    /// band's work that few threads are inside, while every pool thread waits
+    /// (`WorkerPool+Reserve.swift`, `WorkerPool+BandRelief.swift`).
     @inline(__always)
     var maxThreads: Int { threadCap.load(ordering: .relaxed) }
     /// `maxThreads`; lowered only by tests (`lowerThreadCap`).
@@ -51,12 +52,12 @@ final class WorkerPool: @unchecked Sendable {
     let reserveThreads = Atomic<Int>(0)
     /// Reserve threads blocked in a Conveyor wait now (`willBlock`).
     let blockedReserveThreads = Atomic<Int>(0)
-    /// Reserve threads inside a job of the hand-off queue's back, where jobs that were not
-    /// a blocked job's posts wait, blocked in it or not: at most `behindTurns`
-    /// (`reserveJob`).
+    /// Reserve threads inside a job that was not a blocked job's post (from the hand-off
+    /// queue's back, or a band's shared queue: `popReliefJob`), blocked in it or not: at
+    /// most `behindTurns` (`reserveJob`).
     let reserveThreadsBehind = Atomic<Int>(0)
-    /// How many reserve threads may run (or wait in) jobs pushed behind the posts: all but
-    /// one of those the ceiling allows, so that one is left for posts.
+    /// How many reserve threads may run (or wait in) jobs that were not a blocked job's
+    /// posts: all but one of those the ceiling allows, so that one is left for posts.
     @inline(__always)
     var behindTurns: Int { reserveThreadCeiling - 1 }
     /// Slots allocated: the first cap plus the first reserve ceiling, so that a free slot
@@ -201,7 +202,7 @@ final class WorkerPool: @unchecked Sendable {
             // libdispatch pokes the root queue of the post's QoS). Otherwise it goes where
             // it went before: a searcher or the LIFO watcher takes it from a busy owner.
             // Not at the thread cap, nor from a reserve thread: no worker may start for it
-            // there, and reserve threads take only handed-off work (`reserveJob`), which
+            // there, and reserve threads take handed-off work first (`reserveJob`), which
             // the slot and the ring become when their owner blocks (`willBlock`).
             if job.band.rawValue < current.runningBand.rawValue && current.inJob.load(ordering: .relaxed)
                 && running.load(ordering: .relaxed) >= target && !current.isReserve
@@ -246,12 +247,13 @@ final class WorkerPool: @unchecked Sendable {
 
     /// For a post less important than the default band: the calling worker if it is
     /// inside a job of the post's band. Such a post stays with its worker as a default one
-    /// does (LIFO slot or ring), so that a poster that then blocks hands it off with the
+    /// does (on its ring), so that a poster that then blocks hands it off with the
     /// rest (`willBlock`): on its band's shared queue, with every thread at a cap of 4 in a
     /// background block that waited for such a post, nothing ran them (8 such blocks: the
     /// composition tester's `postAndWait`, program 916141293, every time). A post of
     /// another band still goes to its shared queue, where the bands' order and aging place
-    /// it (and where, at the cap, no reserve thread looks: an open finding).
+    /// it (and where, at the cap, a reserve thread may take it:
+    /// `WorkerPool+BandRelief.swift`).
     /// The ring then yields to more important shared work until it is empty
     /// (`Worker.ringBandFloor`, `bandsAheadOfRing`).
     @inline(__always)
@@ -274,8 +276,9 @@ final class WorkerPool: @unchecked Sendable {
     ///
     /// Except, at the thread cap, a post of the running job's own band: there a poster
     /// that blocks hands it off (`willBlock`), while on the shared queue no reserve thread
-    /// looks (user-initiated blocks that posted and waited at a cap of 4 stalled: the
-    /// composition tester's `postAndWait`, program 382659565). The ring's older or less
+    /// looked (user-initiated blocks that posted and waited at a cap of 4 stalled: the
+    /// composition tester's `postAndWait`, program 382659565; band relief does not reach
+    /// a band whose jobs fill the cap, `WorkerPool+BandRelief.swift`). The ring's older or less
     /// important work may then be ahead of it: at the cap, that every post runs comes
     /// first. (Not also below the cap behind only the job's own posts: those may be of a
     /// less important band, and the post would wait for them, a review found.)
@@ -297,9 +300,9 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Puts `job` on `worker`'s full ring (owner only) after moving the ring's older half,
     /// in order, to the bands' shared queues, as Go's scheduler spills a full run queue;
-    /// a reserve thread's, to the hand-off queue as a batch of posts, since no reserve
-    /// thread looks at the bands' queues (`reserveJob`) and at the cap nothing else may run
-    /// them.
+    /// a reserve thread's, to the hand-off queue as a batch of posts, since reserve
+    /// threads look at the bands' queues only for relief (`reserveJob`) and at the cap
+    /// nothing else may run them.
     ///
     /// Not `job` itself: from a running job it is that job's newest post, the one it most
     /// likely waits for, and `willBlock` hands off only what the ring holds. A worker
