@@ -73,29 +73,6 @@ private final class BandJob: Job, @unchecked Sendable {
         }
     }
 
-    /// A background job's post of a background serial queue's drain goes to its worker's
-    /// ring, behind the default block it posted first, not to its LIFO slot, which the
-    /// worker takes before anything else: from there a chain of such drains ran ahead of
-    /// more important work (a review found it). The worker here is this child's thread,
-    /// made a worker inside a background job; no other thread can see its ring.
-    @Test func aBackgroundQueueDrainGoesBehindDefaultWorkNotAhead() async {
-        await #expect(processExitsWith: .exitCode(0)) {
-            let pool = WorkerPool.shared
-            let worker = Worker(index: 0)
-            worker.startOnThisThread(name: "ring-yield-test")
-            worker.runningBand = .background
-            worker.inJob.store(true, ordering: .relaxed)
-            let serial = DispatchQueue(label: "background-drain", target: .global(qos: .background))
-            DispatchQueue.global().async {}
-            serial.async {}
-            guard worker.lifoSlot.load(ordering: .relaxed) == nil else { exit(1) }
-            worker.inJob.store(false, ordering: .relaxed)
-            let first = pool.findJob(for: worker)
-            let second = pool.findJob(for: worker)
-            exit(first?.isQueueDrain == false && second?.isQueueDrain == true ? 0 : 2)
-        }
-    }
-
     /// Work of the ring's own band, or of a less important one, waits for the ring.
     @Test func aRingGoesBeforeWorkOfItsOwnOrALessImportantBand() async {
         await #expect(processExitsWith: .exitCode(0)) {

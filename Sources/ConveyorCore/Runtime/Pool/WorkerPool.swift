@@ -174,11 +174,16 @@ final class WorkerPool: @unchecked Sendable {
     /// moves to the ring, where others may steal it, and wakes a worker. If the current
     /// job blocks in a Conveyor wait, the slot is handed to the pool at once; if it blocks
     /// where Conveyor cannot see, the watchdog rescues the slot. Plain tasks go to the
-    /// ring, first in, first out, and so do queues of a band below the default: from the
-    /// slot, a chain of such drains ran ahead of more important work waiting on the shared
-    /// queues (up to 32 in a row, `Worker.takeLIFOJob`; a review found it), which the ring
-    /// yields to (`bandsAheadOfRing`), as libdispatch runs them from their band's FIFO
-    /// root queue.
+    /// ring, first in, first out.
+    ///
+    /// Queues of a band below the default too, though from the slot a chain of their
+    /// drains runs ahead of more important work waiting on the shared queues (up to 32 in
+    /// a row, `Worker.takeLIFOJob`; a review found it). Put on the ring instead, a
+    /// background serial queue's drain that its last run posted again queued behind the
+    /// waiters of a batch taken before it; one of them blocked, the drain went behind
+    /// with them (`handOffLocalWork`), and at the cap every reserve thread came to wait
+    /// in such a waiter while the drain that was to wake them all waited behind
+    /// (`PostAndWaitTests`' background cases beside two threads burning CPU: 2 runs in 5).
     ///
     /// Invariant (issue 11, finding 3): a job in a LIFO slot never waits long on a busy
     /// owner while a CPU idles. One parked worker looks every `lifoWatchNanoseconds` while
@@ -216,7 +221,7 @@ final class WorkerPool: @unchecked Sendable {
             // be about to search, park or run a long job instead, and nobody else may take
             // the slot: such work is published on the ring with a wake-up (issue 25,
             // finding 1: a group's notify on a serial queue never ran).
-            guard job.isQueueDrain, job.band.rawValue <= QoSBand.default.rawValue, current.inJob.load(ordering: .relaxed) else {
+            guard job.isQueueDrain, current.inJob.load(ordering: .relaxed) else {
                 pushLocally(job, on: current)
                 return
             }
