@@ -252,7 +252,7 @@ final class WorkerPool: @unchecked Sendable {
 
     /// For a post less important than the default band: the calling worker if it is
     /// inside a job of the post's band. Such a post stays with its worker as a default one
-    /// does (on its ring), so that a poster that then blocks hands it off with the
+    /// does (LIFO slot or ring), so that a poster that then blocks hands it off with the
     /// rest (`willBlock`): on its band's shared queue, with every thread at a cap of 4 in a
     /// background block that waited for such a post, nothing ran them (8 such blocks: the
     /// composition tester's `postAndWait`, program 916141293, every time). A post of
@@ -283,8 +283,8 @@ final class WorkerPool: @unchecked Sendable {
     /// that blocks hands it off (`willBlock`), while on the shared queue no reserve thread
     /// looked (user-initiated blocks that posted and waited at a cap of 4 stalled: the
     /// composition tester's `postAndWait`, program 382659565; band relief does not reach
-    /// a band whose jobs fill the cap, `WorkerPool+BandRelief.swift`). The ring's older or less
-    /// important work may then be ahead of it: at the cap, that every post runs comes
+    /// a band whose jobs fill the cap, `WorkerPool+BandRelief.swift`). The ring's older or
+    /// less important work may then be ahead of it: at the cap, that every post runs comes
     /// first. (Not also below the cap behind only the job's own posts: those may be of a
     /// less important band, and the post would wait for them, a review found.)
     private func pushLocally(_ job: Job, on worker: Worker) {
