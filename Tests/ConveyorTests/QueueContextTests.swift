@@ -67,17 +67,17 @@ import Glibc
     /// global queue, and a precondition on the queue it was submitted to trapped).
     @Test func workWithItsOwnQoSRunsOnTheGlobalQueueItWasSubmittedTo() {
         let seen = DispatchSemaphore(value: 0)
-        let answers = Mutex<[Bool]>([])
+        let answers = TestLog<Bool>()
         for flags: DispatchWorkItemFlags in [[], .enforceQoS] {
             DispatchQueue.global(qos: .utility).async(qos: .userInitiated, flags: flags) {
                 let onUtility = isRunning(on: DispatchQueue.global(qos: .utility), exclusively: false)
                 let onOwn = isRunning(on: DispatchQueue.global(qos: .userInitiated), exclusively: false)
-                answers.withLock { $0.append(onUtility && !onOwn) }
+                answers.append(onUtility && !onOwn)
                 seen.signal()
             }
             #expect(seen.wait(timeout: deadline()) == .success)
         }
-        #expect(answers.withLock { $0 } == [true, true])
+        #expect(answers.values == [true, true])
     }
 
     /// `qos` reads as libdispatch reports it: the main queue and the default global queue

@@ -38,9 +38,16 @@ struct CQueueAttributes: Hashable {
         var tag: UInt
         var concurrent: UInt
     }
-    /// Records of attributes made by the `dispatch_queue_attr_make_*` calls, by address.
-    private static let made = Mutex<[UInt: CQueueAttributes]>([:])
-    private static let interned = Mutex<[CQueueAttributes: UnsafeMutableRawPointer]>([:])
+    /// Records of attributes made by the `dispatch_queue_attr_make_*` calls, by address;
+    /// guarded by `tablesLock`.
+    nonisolated(unsafe) private static var made: [UInt: CQueueAttributes] = [:]
+    /// The one handle of each set of attributes; guarded by `tablesLock`.
+    nonisolated(unsafe) private static var interned: [CQueueAttributes: UnsafeMutableRawPointer] = [:]
+    /// Conveyor's lock, not `Synchronization.Mutex`: ThreadSanitizer does not see Mutex's
+    /// hand-off under contention (its priority-inheritance futex) and reports the tables'
+    /// accesses as races (as it did in a test, de36a71), where every hand-off of this one
+    /// goes through atomics it sees.
+    private static let tablesLock = FutexLock()
 
     static func from(_ handle: UnsafeMutableRawPointer?) -> CQueueAttributes {
         guard let handle else { return CQueueAttributes() }
@@ -48,19 +55,19 @@ struct CQueueAttributes: Hashable {
         guard record.tag == CStaticTag.queueAttributes else {
             fatalError("Conveyor: a queue attribute argument is not a dispatch_queue_attr_t")
         }
-        if let attributes = made.withLock({ $0[UInt(bitPattern: handle)] }) { return attributes }
+        if let attributes = tablesLock.withLock({ made[UInt(bitPattern: handle)] }) { return attributes }
         return CQueueAttributes(concurrent: record.concurrent != 0)
     }
 
     /// The one handle for these attributes (allocated once, never freed).
     var handle: UnsafeMutableRawPointer {
-        Self.interned.withLock { table in
-            if let handle = table[self] { return handle }
+        Self.tablesLock.withLock {
+            if let handle = Self.interned[self] { return handle }
             let record = UnsafeMutablePointer<Record>.allocate(capacity: 1)
             record.initialize(to: Record(tag: CStaticTag.queueAttributes, concurrent: concurrent ? 1 : 0))
             let handle = UnsafeMutableRawPointer(record)
-            table[self] = handle
-            Self.made.withLock { $0[UInt(bitPattern: handle)] = self }
+            Self.interned[self] = handle
+            Self.made[UInt(bitPattern: handle)] = self
             return handle
         }
     }

@@ -33,14 +33,16 @@ final class CSpecificTable: @unchecked Sendable {
     }
 }
 
-private let specificsLock = Mutex<Void>(())
+/// Guards making a queue's table (Conveyor's lock, not `Synchronization.Mutex`, whose
+/// hand-off under contention ThreadSanitizer does not see: `CQueueAttributes.tablesLock`).
+private let specificsLock = FutexLock()
 
 @_cdecl("cnv_dispatch_queue_set_specific")
 package func cnv_dispatch_queue_set_specific(_ queue: UnsafeMutableRawPointer?, _ key: UnsafeRawPointer?,
                                      _ value: UnsafeMutableRawPointer?, _ destructor: CFunction?) {
     guard let key else { return }
     let target = CObject.queue(queue, "dispatch_queue_set_specific")
-    let table: CSpecificTable = specificsLock.withLock { _ in
+    let table: CSpecificTable = specificsLock.withLock {
         if let table = target.getSpecific(key: CSpecificTable.key) { return table }
         let table = CSpecificTable()
         target.setSpecific(key: CSpecificTable.key, value: table)
