@@ -137,10 +137,11 @@ import Glibc
     /// The QoS class of the waiters and of what they post (an exit test captures only
     /// values it can encode).
     enum Band: Codable, Sendable {
-        case userInitiated, `default`, utility, background
+        case userInteractive, userInitiated, `default`, utility, background
 
         var qos: DispatchQoS.QoSClass {
             switch self {
+            case .userInteractive: .userInteractive
             case .userInitiated: .userInitiated
             case .default: .default
             case .utility: .utility

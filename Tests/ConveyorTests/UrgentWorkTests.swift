@@ -19,36 +19,53 @@ import Testing
 /// band's jobs (`WorkerPool+Urgency.swift`). Before, it waited until one of those jobs
 /// returned: here, never, since each spins until the important work has run (or for 20 s,
 /// and the test fails). libdispatch on Linux runs each QoS class on threads of its own and
-/// starts it at once. Serialized: each case fills every CPU with its own spinning jobs.
+/// starts it at once. Each case runs in a child process, whose pool holds nothing but its
+/// own spinning jobs: in the test process, other suites' jobs on the same workers made
+/// "every worker computes" something else (a case failed so once in CI, under
+/// AddressSanitizer). Serialized: each case fills every CPU.
 @Suite(.serialized) struct UrgentWorkTests {
     /// How the important block is posted: from a thread outside the pool onto a global
     /// queue, or from inside one of the busy jobs onto a serial queue (its drain would have
     /// gone to that worker's LIFO slot, behind the job that posts it).
-    enum Poster: Sendable, CustomStringConvertible {
+    enum Poster: Codable, Sendable, CustomStringConvertible {
         case outsideOntoGlobal
         case busyJobOntoSerial
         var description: String { self == .outsideOntoGlobal ? "from outside onto a global queue" : "from a busy job onto a serial queue" }
     }
 
-    @Test(arguments: [
-        (DispatchQoS.QoSClass.default, DispatchQoS.QoSClass.userInitiated, Poster.outsideOntoGlobal),
-        (.default, .userInteractive, .busyJobOntoSerial),
-        (.background, .default, .outsideOntoGlobal),
-        (.utility, .userInitiated, .busyJobOntoSerial),
-    ])
-    func moreImportantWorkStartsWhileEveryWorkerComputes(busy: DispatchQoS.QoSClass, important: DispatchQoS.QoSClass, poster: Poster) {
-        let spinners = Spinners(band: busy)
-        let importantQueue = DispatchQueue(label: "important", qos: DispatchQoS(qosClass: important, relativePriority: 0))
-        let postImportant: @Sendable () -> Void = {
-            let target: DispatchQueue = poster == .outsideOntoGlobal ? .global(qos: important) : importantQueue
-            target.async(group: spinners.group) { spinners.release() }
+    /// One case of `moreImportantWorkStartsWhileEveryWorkerComputes`.
+    struct Case: Codable, Sendable, CustomTestStringConvertible {
+        let busy: PostAndWaitTests.Band
+        let important: PostAndWaitTests.Band
+        let poster: Poster
+        var testDescription: String { "\(important) work \(poster) while \(busy) jobs compute" }
+
+        static let all: [Case] = [
+            Case(busy: .default, important: .userInitiated, poster: .outsideOntoGlobal),
+            Case(busy: .default, important: .userInteractive, poster: .busyJobOntoSerial),
+            Case(busy: .background, important: .default, poster: .outsideOntoGlobal),
+            Case(busy: .utility, important: .userInitiated, poster: .busyJobOntoSerial),
+        ]
+    }
+
+    @Test(arguments: Case.all)
+    func moreImportantWorkStartsWhileEveryWorkerComputes(_ testCase: Case) async {
+        await #expect(processExitsWith: .success) { [testCase] in
+            let spinners = Spinners(band: testCase.busy.qos)
+            let important = testCase.important.qos
+            let importantQueue = DispatchQueue(label: "important", qos: DispatchQoS(qosClass: important, relativePriority: 0))
+            let outside = testCase.poster == .outsideOntoGlobal
+            let postImportant: @Sendable () -> Void = {
+                let target: DispatchQueue = outside ? .global(qos: important) : importantQueue
+                target.async(group: spinners.group) { spinners.release() }
+            }
+            spinners.start(postingFromTheFirst: outside ? nil : postImportant)
+            if outside {
+                #expect(spinners.waitUntilEveryWorkerSpins())
+                postImportant()
+            }
+            spinners.finish(expecting: "the \(important) block")
         }
-        spinners.start(postingFromTheFirst: poster == .busyJobOntoSerial ? postImportant : nil)
-        if poster == .outsideOntoGlobal {
-            #expect(spinners.waitUntilEveryWorkerSpins())
-            postImportant()
-        }
-        spinners.finish(expecting: "the \(important) block")
     }
 
     /// What the important job posts runs too, though every other worker still computes: a
@@ -56,15 +73,17 @@ import Testing
     /// slot, so the worker stays instead of retiring with them (before, they went to the
     /// hand-off queue and waited there for a busy job to return).
     @Test(arguments: [false, true])
-    func postsOfTheImportantJobRunWhileEveryOtherWorkerComputes(ontoSerialQueue: Bool) {
-        let spinners = Spinners(band: .default)
-        let followUp = DispatchQueue(label: "follow-up", qos: .userInitiated)
-        #expect(spinners.waitUntilEveryWorkerSpins(afterStarting: true))
-        DispatchQueue.global(qos: .userInitiated).async(group: spinners.group) {
-            let target: DispatchQueue = ontoSerialQueue ? followUp : .global(qos: .userInitiated)
-            target.async(group: spinners.group) { spinners.release() }
+    func postsOfTheImportantJobRunWhileEveryOtherWorkerComputes(ontoSerialQueue: Bool) async {
+        await #expect(processExitsWith: .success) { [ontoSerialQueue] in
+            let spinners = Spinners(band: .default)
+            let followUp = DispatchQueue(label: "follow-up", qos: .userInitiated)
+            #expect(spinners.waitUntilEveryWorkerSpins(afterStarting: true))
+            DispatchQueue.global(qos: .userInitiated).async(group: spinners.group) {
+                let target: DispatchQueue = ontoSerialQueue ? followUp : .global(qos: .userInitiated)
+                target.async(group: spinners.group) { spinners.release() }
+            }
+            spinners.finish(expecting: "the user-initiated block's post")
         }
-        spinners.finish(expecting: "the user-initiated block's post")
     }
 
     /// A band between two running ones gets a worker too: with background jobs on every
@@ -73,17 +92,19 @@ import Testing
     /// Its post wakes a worker for it at once; without that, the watchdog's next tick
     /// raises the credit for it, so this shows the outcome, not the fast path (the
     /// benchmark's `qos-urgent-start` times a post).
-    @Test func aBandBetweenTwoRunningBandsGetsAWorker() {
-        let spinners = Spinners(band: .background)
-        #expect(spinners.waitUntilEveryWorkerSpins(afterStarting: true))
-        let defaultStarted = Atomic<Bool>(false)
-        DispatchQueue.global().async(group: spinners.group) {
-            defaultStarted.store(true, ordering: .releasing)
-            spinners.spinUntilReleased()
+    @Test func aBandBetweenTwoRunningBandsGetsAWorker() async {
+        await #expect(processExitsWith: .success) {
+            let spinners = Spinners(band: .background)
+            #expect(spinners.waitUntilEveryWorkerSpins(afterStarting: true))
+            let defaultStarted = Atomic<Bool>(false)
+            DispatchQueue.global().async(group: spinners.group) {
+                defaultStarted.store(true, ordering: .releasing)
+                spinners.spinUntilReleased()
+            }
+            #expect(waitUntil(seconds: 20) { defaultStarted.load(ordering: .acquiring) })
+            DispatchQueue.global(qos: .utility).async(group: spinners.group) { spinners.release() }
+            spinners.finish(expecting: "the utility block")
         }
-        #expect(waitUntil(seconds: 20) { defaultStarted.load(ordering: .acquiring) })
-        DispatchQueue.global(qos: .utility).async(group: spinners.group) { spinners.release() }
-        spinners.finish(expecting: "the utility block")
     }
 
     /// At the thread cap, a post more important than the job that makes it stays where a
