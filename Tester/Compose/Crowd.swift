@@ -30,34 +30,23 @@ extension Runner {
         let occupancy = Occupancy()
         let what = "a sync\(barrier ? " barrier" : "") onto a crowded new \(serial ? "serial" : "concurrent") queue"
         let checker = self.checker
-        func member(_ sync: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> @Sendable () -> Void {
-            let capture = Capture(record)
-            let order = submitter.order(q, in: program)
-            checker.expect()
-            return { [self] in
-                withExtendedLifetime(capture) {}
-                runBlock(q, barrier: false, what: "crowd member", order: order) { _ in
-                    let caller = pthread_self()
-                    sync {
-                        if pthread_equal(caller, pthread_self()) == 0 { checker.fail("\(what) ran on another thread") }
-                        occupancy.enter(exclusive: serial || barrier, checker, what: what)
-                    }
+        let timedOut: Bool
+        func crowdFinishes(_ sync: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> Bool {
+            membersFinish(members, on: q, what: "crowd member", record: record, from: submitter) {
+                let caller = pthread_self()
+                sync {
+                    if pthread_equal(caller, pthread_self()) == 0 { checker.fail("\(what) ran on another thread") }
+                    occupancy.enter(exclusive: serial || barrier, checker, what: what)
                 }
-                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
             }
         }
-        let timedOut: Bool
         if program.api == .c {
             nonisolated(unsafe) let target = compose_c_queue_create("compose.crowd", serial ? 0 : 1, 0, nil, 2)!
-            timedOut = !groupFinishes(members, on: q) {
-                member { work in compose_c_sync(target, barrier ? 1 : 0, context(work), runContext) }
-            }
+            timedOut = !crowdFinishes { work in compose_c_sync(target, barrier ? 1 : 0, context(work), runContext) }
             compose_c_release(target)
         } else {
             let target = DispatchQueue(label: "compose.crowd", attributes: serial ? [] : .concurrent)
-            timedOut = !groupFinishes(members, on: q) {
-                member { work in target.sync(flags: barrier ? .barrier : [], execute: work) }
-            }
+            timedOut = !crowdFinishes { work in target.sync(flags: barrier ? .barrier : [], execute: work) }
         }
         if timedOut {
             checker.fail("a crowd of \(members) blocks on q\(q), each \(what), was not done in time")
@@ -82,6 +71,23 @@ extension Runner {
         let group = DispatchGroup()
         for _ in 0..<count { queues[q].async(group: group, execute: member()) }
         return group.wait(timeout: .now() + liveness) == .success
+    }
+
+    /// `groupFinishes` for `count` members of one group operation: each a checked block on
+    /// `q` (`what`, in the submitter's order) that runs `body`, then counts itself in
+    /// `record`, which holds it until then.
+    func membersFinish(_ count: Int, on q: Int, what: String, record: GroupRecord, from submitter: Submitter,
+                       _ body: @escaping @Sendable () -> Void) -> Bool {
+        groupFinishes(count, on: q) {
+            let capture = Capture(record)
+            let order = submitter.order(q, in: program)
+            checker.expect()
+            return { [self] in
+                withExtendedLifetime(capture) {}
+                runBlock(q, barrier: false, what: what, order: order) { _ in body() }
+                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            }
+        }
     }
 }
 

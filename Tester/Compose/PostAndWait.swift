@@ -89,25 +89,16 @@ extension Runner {
         let destination = PostDestination(api: program.api, qos: targetQoS, target: target)
         let what = "a post to \(target) (QoS \(targetQoS)) waited for by \(kind)"
         let checker = self.checker
-        let timedOut = !groupFinishes(members, on: q) {
-            let capture = Capture(record)
-            let order = submitter.order(q, in: program)
-            checker.expect()
-            return { [self] in
-                withExtendedLifetime(capture) {}
-                runBlock(q, barrier: false, what: "a member waiting for \(what)", order: order) { _ in
-                    let ran = Flag()
-                    let posted: @Sendable () -> Void = {
-                        occupancy.enter(exclusive: target == .newSerial, checker, what: what)
-                        ran.set()
-                    }
-                    if !destination.postAndWait(posted, kind: kind, runner: self) {
-                        checker.fail("\(what) from q\(q) did not return within \(liveness) s")
-                    } else if !ran.isSet {
-                        checker.fail("the wait for \(what) from q\(q) returned before the block ran")
-                    }
-                }
-                record.finished.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        let timedOut = !membersFinish(members, on: q, what: "a member waiting for \(what)", record: record, from: submitter) { [self] in
+            let ran = Flag()
+            let posted: @Sendable () -> Void = {
+                occupancy.enter(exclusive: target == .newSerial, checker, what: what)
+                ran.set()
+            }
+            if !destination.postAndWait(posted, kind: kind, runner: self) {
+                checker.fail("\(what) from q\(q) did not return within \(liveness) s")
+            } else if !ran.isSet {
+                checker.fail("the wait for \(what) from q\(q) returned before the block ran")
             }
         }
         if timedOut {
@@ -136,8 +127,7 @@ private struct PostDestination: @unchecked Sendable {
                           : compose_c_global(Int32(qos))!
             queue = nil
         } else {
-            let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated]
-            let global = DispatchQueue.global(qos: classes[qos])
+            let global = DispatchQueue.global(qos: Runner.qos(qos).qosClass)
             queue = made ? DispatchQueue(label: "compose.post", attributes: target == .newConcurrent ? .concurrent : [], target: global)
                          : global
             cQueue = nil

@@ -119,16 +119,21 @@ final class Runner: @unchecked Sendable {
         return violations.isEmpty ? .passed : .failed(violations)
     }
 
+    /// The QoS a program's class index names (0 background … 3 user-initiated, 4
+    /// user-interactive), in the order of the C shim's class indices.
+    static func qos(_ index: Int) -> DispatchQoS {
+        [.background, .utility, .default, .userInitiated, .userInteractive][index]
+    }
+
     private func makeQueues() {
         defer { setSpecificValues() }
-        let classes: [DispatchQoS] = [.background, .utility, .default, .userInitiated]
         for spec in program.queues {
             let label = "compose.q\(spec.index)"
             if spec.main {
                 queues.append(DispatchQueue.main)
             } else if spec.global {
                 if program.api == .c { cQueues.append(compose_c_global(Int32(spec.qos))!) }
-                else { queues.append(DispatchQueue.global(qos: classes[spec.qos].qosClass)) }
+                else { queues.append(DispatchQueue.global(qos: Runner.qos(spec.qos).qosClass)) }
             } else if program.api == .c {
                 let target = spec.target.map { cQueues[$0] }
                 // One C queue in three that target a global queue targets the overcommitting
@@ -148,7 +153,7 @@ final class Runner: @unchecked Sendable {
                 var attributes: DispatchQueue.Attributes = []
                 if !spec.serial { attributes.insert(.concurrent) }
                 if spec.inactive { attributes.insert(.initiallyInactive) }
-                let target = spec.target.map { queues[$0] } ?? DispatchQueue.global(qos: classes[spec.qos].qosClass)
+                let target = spec.target.map { queues[$0] } ?? DispatchQueue.global(qos: Runner.qos(spec.qos).qosClass)
                 #if CONVEYOR
                 // Serial queues that start active are DispatchSerialQueue, so actors can run on them.
                 if spec.serial && !spec.inactive {

@@ -28,8 +28,7 @@ extension Runner {
             checker.expect()
             var flags: DispatchWorkItemFlags = barrier ? .barrier : []
             if let given { flags.formUnion([[], .enforceQoS, .inheritQoS, .detached][given.flag.rawValue]) }
-            let classes: [DispatchQoS] = [.background, .utility, .default, .userInitiated, .userInteractive]
-            queues[q].async(qos: given.map { classes[$0.qos] } ?? .unspecified, flags: flags) { [self] in
+            queues[q].async(qos: given.map { Runner.qos($0.qos) } ?? .unspecified, flags: flags) { [self] in
                 runBlock(q, barrier: barrier, what: "async", order: order) { perform(body, from: $0) }
             }
         case let .sync(q, barrier, body):
