@@ -60,21 +60,23 @@ extension Runner {
     func postAndWait(_ q: Int, members: Int, targetQoS: Int, target: Program.PostTarget, kind: Program.TimedWait,
                      from submitter: Submitter) {
         #if CONVEYOR
-        // At a lowered cap, only members on a global queue (a `sync` caller may raise a
-        // made queue's drain to another band), at most 4, one such op at a time: with
-        // more waiters than 4 threads and the reserve's 8 hold, Conveyor still stalls now
-        // and then (cap 4 with 2 reserve threads: program 666429750, items of two
-        // user-initiated concurrent queues, 22 waiters; program 812076918, 12 default
-        // blocks posting to new utility concurrent queues, once in 11 runs), an open
-        // finding. Posts of another band run there since band relief
-        // (`WorkerPool+BandRelief.swift`; before it, 12 default blocks posting background
-        // work hung every time at a cap of 8, program 771013229). At the full cap every op
-        // here runs as drawn.
+        // At a lowered cap, one such op at a time: the members of two, each waiting for
+        // work of the other's band, can fill the cap with both bands' waiters, an exhausted
+        // cap as on libdispatch when each of its classes has its 255 threads waiting so
+        // (program 423139462, C API, cap 4 with 2 reserve threads: 9 background blocks
+        // posting utility work and 9 utility blocks posting background work). One op's
+        // members all finish: posts of their own band are handed off when they block,
+        // posts of another band get band relief (`WorkerPool+BandRelief.swift`; before
+        // it, 12 default blocks posting background work hung every time at a cap of 8,
+        // program 771013229), and a handed-off waiter taken for a post costs a thread of
+        // the stall breaker (`WorkerPool+StallBreaker.swift`; before it, at most 4
+        // members on global queues ran here, as more stalled now and then: program
+        // 666429750, items of two user-initiated concurrent queues, 22 waiters; program
+        // 812076918, 12 default blocks posting to new utility concurrent queues). At the
+        // full cap every op here runs as drawn.
         if capLowered {
-            guard program.queues[q].global else { return }
             postAndWaitTurn.withLock { _ in
-                runPostAndWait(q, members: min(members, 4), targetQoS: targetQoS, target: target, kind: kind,
-                               from: submitter)
+                runPostAndWait(q, members: members, targetQoS: targetQoS, target: target, kind: kind, from: submitter)
             }
         } else {
             runPostAndWait(q, members: members, targetQoS: targetQoS, target: target, kind: kind, from: submitter)

@@ -38,6 +38,9 @@ final class Watchdog: @unchecked Sendable {
     /// A ring of the watchdog thread's own, always empty between uses: stealing the ring
     /// of a worker stuck at the cap goes through it (`WorkerPool.handOffRing`).
     let scratchRing = LocalRunQueue()
+    /// The stall breaker's memory between ticks (`WorkerPool.breakStall`); touched by the
+    /// watchdog's thread only.
+    var stallWatch = StallWatch()
 
     init() {}
 

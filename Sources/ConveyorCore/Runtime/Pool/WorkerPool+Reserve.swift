@@ -27,7 +27,9 @@ import Synchronization
 //
 // Invariant: handed-off work never waits for a thread while every pool thread waits,
 // until `reserveThreadCeiling - 1` reserve threads wait in jobs pushed behind the posts
-// (then only posts get the last one). When a start is refused at the cap, the hand-off
+// (then only posts get the last one), and past that ceiling the watchdog's stall breaker
+// adds a thread whenever every thread still waits (`WorkerPool+StallBreaker.swift`): the
+// guess of which handed-off jobs are posts can fail. When a start is refused at the cap, the hand-off
 // queue holds work and no worker runs (or only ones the watchdog found blocked), a
 // reserve thread starts, up to `reserveThreadLimit` running at once. Reserve threads
 // blocked in a Conveyor wait do not count, up to `reserveThreadCeiling` alive: a post can
@@ -153,12 +155,15 @@ extension WorkerPool {
     /// inside the job of the previous tick, or found handed-off work or a band's work that
     /// needs relief while every running worker is such a worker (`watchTick`): no regular
     /// thread may start for it, and those workers may not return for long. Starts a reserve
-    /// thread for it, if the reserve allows one more.
-    func startReserveForStalledWork() {
+    /// thread for it, if the reserve allows one more; returns whether it started one.
+    @discardableResult
+    func startReserveForStalledWork() -> Bool {
         lock.lock()
         let reserve = liveThreads.load(ordering: .relaxed) >= maxThreads ? claimReserveWorkerIfStuck(forStalledWork: true) : nil
         lock.unlock()
-        if let reserve { startThread(for: reserve) }
+        guard let reserve else { return false }
+        startThread(for: reserve)
+        return true
     }
 
     /// Reserve `worker` leaves the pool: what it still holds goes to the hand-off queue,

@@ -25,7 +25,8 @@ extension WorkerPool {
                      + "overcommit \(overcommitCredit.load(ordering: .relaxed)), urgent \(urgentCredit.load(ordering: .relaxed))), searching \(searching.load(ordering: .relaxed)), "
                      + "parked \(parkedThreads.load(ordering: .relaxed)), LIFO watcher \(lifoWatcher.load(ordering: .relaxed))")
         lines.append("reserve: \(reserveThreads.load(ordering: .relaxed)) alive (limit \(reserveThreadLimit)), "
-                     + "\(blockedReserveThreads.load(ordering: .relaxed)) blocked, \(reserveThreadsBehind.load(ordering: .relaxed)) behind")
+                     + "\(blockedReserveThreads.load(ordering: .relaxed)) blocked, \(reserveThreadsBehind.load(ordering: .relaxed)) behind, "
+                     + "\(stallAllowance.load(ordering: .relaxed)) past the ceiling (\(stallBreaks.load(ordering: .relaxed)) stalls broken)")
         let bands = QoSBand.allCases.map { band in
             "\(band): \(injectionQueue(Int(band.rawValue)) { $0.isEmpty } ? "empty" : "holds work")"
         }

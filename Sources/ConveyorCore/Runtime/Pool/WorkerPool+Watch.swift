@@ -34,7 +34,9 @@ extension WorkerPool {
     /// still inside the job of the previous tick to the pool, sets the urgent credit
     /// afresh and wakes a worker for waiting work of a band nobody runs while a less
     /// important one runs
-    /// (`WorkerPool+Urgency.swift`), then wakes or starts a worker if work is waiting.
+    /// (`WorkerPool+Urgency.swift`), then wakes or starts a worker if work is waiting, and
+    /// at the cap starts a reserve thread for work that stuck workers hold or, past the
+    /// reserve's ceiling, for a stalled pool (`breakStall`).
     ///
     /// Invariant (issue 11, finding 2): a thread is added only for a worker that is really
     /// blocked, and taken away when it returns. "Blocked" is the kernel's view of the
@@ -56,9 +58,11 @@ extension WorkerPool {
         // Workers inside the job of the previous tick, not in a Conveyor wait: when every
         // running worker is one, none will take handed-off work soon.
         var stuckWorkers = 0
+        var totalProgress: UInt64 = 0
         for index in 0..<count {
             let worker = worker(at: index)
             let progress = worker.progress.load(ordering: .relaxed)
+            totalProgress &+= progress
             var seen = watched[index]
             defer { watched[index] = seen }
             let sameJob = progress == seen.progress && worker.inJob.load(ordering: .relaxed)
@@ -133,6 +137,7 @@ extension WorkerPool {
                          && (!handedOff.isEmpty || bandNeedingRelief() != nil))) {
             startReserveForStalledWork()
         }
+        breakStall(progress: totalProgress, atCap: atCap, &watchdog.stallWatch)
     }
 
     /// `worker` raised its nice value and the kernel refuses to lower it again, yet `job`

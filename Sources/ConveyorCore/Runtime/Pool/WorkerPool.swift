@@ -45,9 +45,15 @@ final class WorkerPool: @unchecked Sendable {
     var reserveThreadLimit: Int { reserveLimit.load(ordering: .relaxed) }
     /// `reserveThreadLimit`; lowered only by tests (`lowerReserveThreadLimit`).
     let reserveLimit: Atomic<Int>
-    /// Reserve threads that may be alive at once, blocked or not.
+    /// Reserve threads that may be alive at once, blocked or not: four per running one
+    /// allowed, and those the stall breaker added (`WorkerPool+StallBreaker.swift`).
     @inline(__always)
-    var reserveThreadCeiling: Int { 4 * reserveThreadLimit }
+    var reserveThreadCeiling: Int { 4 * reserveThreadLimit + stallAllowance.load(ordering: .relaxed) }
+    /// Reserve threads allowed past `4 * reserveThreadLimit` because the watchdog found the
+    /// pool stalled (`breakStall`); written by the watchdog's thread only.
+    let stallAllowance = Atomic<Int>(0)
+    /// How many times the stall breaker started a thread (for the state report and tests).
+    let stallBreaks = Atomic<Int>(0)
     /// Reserve threads alive now (not counted in `liveThreads`).
     let reserveThreads = Atomic<Int>(0)
     /// Reserve threads blocked in a Conveyor wait now (`willBlock`).
@@ -60,8 +66,9 @@ final class WorkerPool: @unchecked Sendable {
     /// posts: all but one of those the ceiling allows, so that one is left for posts.
     @inline(__always)
     var behindTurns: Int { reserveThreadCeiling - 1 }
-    /// Slots allocated: the first cap plus the first reserve ceiling, so that a free slot
-    /// exists for every thread the limits allow (they are only ever lowered).
+    /// Slots allocated: the first cap plus the first reserve ceiling and the stall
+    /// breaker's threads, so that a free slot exists for every thread the limits allow
+    /// (they are only ever lowered).
     let slotCapacity: Int
     /// How long a parked thread waits for work before it exits.
     let idleTimeoutNanoseconds: Int64 = 10_000_000_000
@@ -130,7 +137,7 @@ final class WorkerPool: @unchecked Sendable {
         let cap = max(255, cpuCount * 4)
         threadCap = Atomic(cap)
         reserveLimit = Atomic(max(8, cpuCount))
-        slotCapacity = cap + 4 * max(8, cpuCount)
+        slotCapacity = cap + 4 * max(8, cpuCount) + Self.stallThreadLimit
         injection = QoSBand.allCases.map { _ in Unmanaged.passRetained(InjectionQueue()) }
         slots = .allocate(capacity: slotCapacity)
         slots.initialize(repeating: 0, count: slotCapacity)
