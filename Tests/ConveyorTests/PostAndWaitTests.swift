@@ -122,7 +122,7 @@ import Glibc
     /// cases still stalled, the concurrent-queue case in 4 runs of 4: the eight reserve
     /// threads in items of the concurrent queue handed off as posts, the post they waited
     /// for behind them. The watchdog's stall breaker now adds a thread past the ceiling
-    /// (`WorkerPool+StallBreaker.swift`; 0 stalls in 5 such runs since). Posts of another
+    /// (`WorkerPool+StallBreaker.swift`; 0 stalls in 8 such runs since). Posts of another
     /// band: `PostToAnotherBandTests`.
     @Test(arguments: Waiters.withTwoReserveThreads)
     func blocksThatPostAndWaitFinishWithTwoReserveThreads(_ waiters: Waiters) async {

@@ -85,6 +85,7 @@ final class Watchdog: @unchecked Sendable {
                 // must not find that worker surplus).
                 pool.credit.store(0, ordering: .relaxed)
                 pool.refreshUrgentCredit()
+                pool.settleStallAllowance()
                 word.store(Self.sleeping)
                 // Dekker pairing with `poke()` after a producer's publish and fence
                 // (`WorkerPool.notifyWorkAvailable`), and with `requestWorker`: this

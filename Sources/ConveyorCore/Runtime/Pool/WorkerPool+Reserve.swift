@@ -27,9 +27,10 @@ import Synchronization
 //
 // Invariant: handed-off work never waits for a thread while every pool thread waits,
 // until `reserveThreadCeiling - 1` reserve threads wait in jobs pushed behind the posts
-// (then only posts get the last one), and past that ceiling the watchdog's stall breaker
-// adds a thread whenever every thread still waits (`WorkerPool+StallBreaker.swift`): the
-// guess of which handed-off jobs are posts can fail. When a start is refused at the cap, the hand-off
+// (then only posts get the last one). The guess of which handed-off jobs are posts can
+// fail: when every thread still waits with such work queued and no job started for two
+// watchdog ticks, the stall breaker adds a thread, up to 64 more
+// (`WorkerPool+StallBreaker.swift`). When a start is refused at the cap, the hand-off
 // queue holds work and no worker runs (or only ones the watchdog found blocked), a
 // reserve thread starts, up to `reserveThreadLimit` running at once. Reserve threads
 // blocked in a Conveyor wait do not count, up to `reserveThreadCeiling` alive: a post can
