@@ -49,8 +49,9 @@ final class WorkerPool: @unchecked Sendable {
     /// allowed, and those the stall breaker added (`WorkerPool+StallBreaker.swift`).
     @inline(__always)
     var reserveThreadCeiling: Int { 4 * reserveThreadLimit + stallAllowance.load(ordering: .relaxed) }
-    /// Reserve threads allowed past `4 * reserveThreadLimit` because the watchdog found the
-    /// pool stalled (`breakStall`); written by the watchdog's thread only.
+    /// Reserve threads (and turns for jobs pushed behind) allowed past what `4 *
+    /// reserveThreadLimit` gives, because the watchdog found the pool stalled
+    /// (`breakStall`); written by the watchdog's thread only.
     let stallAllowance = Atomic<Int>(0)
     /// How many times the stall breaker started a thread (for the state report and tests).
     let stallBreaks = Atomic<Int>(0)
