@@ -54,7 +54,7 @@ import Glibc
             let pool = WorkerPool.shared
             pool.lowerThreadCap(to: 4)
             pool.lowerReserveThreadLimit(to: 2)
-            let limit = 4 * 2 + WorkerPool.stallThreadLimit
+            let limit = pool.reserveOwnCeiling + WorkerPool.stallThreadLimit
             let waiters = limit + 40
             let gate = DispatchSemaphore(value: 0)
             let finished = DispatchSemaphore(value: 0)

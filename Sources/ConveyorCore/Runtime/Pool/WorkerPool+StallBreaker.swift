@@ -48,7 +48,7 @@ import Synchronization
 // jobs fill every thread is what the cap is for (FaultTests' exhausted cap sees new blocks
 // wait), as on libdispatch at its 255.
 extension WorkerPool {
-    /// The most reserve threads the stall breaker adds past `4 * reserveThreadLimit`.
+    /// The most reserve threads the stall breaker adds past `reserveOwnCeiling`.
     static let stallThreadLimit = 64
 
     /// How many ticks after its last start the breaker keeps the allowance it gave, at
@@ -81,12 +81,12 @@ extension WorkerPool {
         if startReserveForStalledWork() { stallBreaks.wrappingAdd(1, ordering: .relaxed) }
     }
 
-    /// The room the breaker's threads take now: reserve threads past `4 *
-    /// reserveThreadLimit`, or turns for jobs pushed behind past the `behindTurns` that
-    /// ceiling gives (below it in count, the breaker's thread may be there for a turn: all
-    /// seven turns of a reserve limit of 2 held, no post, one thread more for a behind job).
+    /// The room the breaker's threads take now: reserve threads past `reserveOwnCeiling`,
+    /// or turns for jobs pushed behind past the `behindTurns` that ceiling gives (below it
+    /// in count, the breaker's thread may be there for a turn: all seven turns of a reserve
+    /// limit of 2 held, no post, one thread more for a behind job).
     private func stallRoomTaken() -> Int {
-        let base = 4 * reserveThreadLimit
+        let base = reserveOwnCeiling
         return max(0, reserveThreads.load(ordering: .relaxed) - base,
                    reserveThreadsBehind.load(ordering: .relaxed) - (base - 1))
     }

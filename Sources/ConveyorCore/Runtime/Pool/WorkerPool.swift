@@ -45,12 +45,15 @@ final class WorkerPool: @unchecked Sendable {
     var reserveThreadLimit: Int { reserveLimit.load(ordering: .relaxed) }
     /// `reserveThreadLimit`; lowered only by tests (`lowerReserveThreadLimit`).
     let reserveLimit: Atomic<Int>
-    /// Reserve threads that may be alive at once, blocked or not: four per running one
-    /// allowed, and those the stall breaker added (`WorkerPool+StallBreaker.swift`).
+    /// Reserve threads that may be alive at once, blocked or not: the reserve's own
+    /// ceiling and those the stall breaker added (`WorkerPool+StallBreaker.swift`).
     @inline(__always)
-    var reserveThreadCeiling: Int { 4 * reserveThreadLimit + stallAllowance.load(ordering: .relaxed) }
-    /// Reserve threads (and turns for jobs pushed behind) allowed past what `4 *
-    /// reserveThreadLimit` gives, because the watchdog found the pool stalled
+    var reserveThreadCeiling: Int { reserveOwnCeiling + stallAllowance.load(ordering: .relaxed) }
+    /// The reserve's ceiling without the stall breaker: four per running one allowed.
+    @inline(__always)
+    var reserveOwnCeiling: Int { 4 * reserveThreadLimit }
+    /// Reserve threads (and turns for jobs pushed behind) allowed past what
+    /// `reserveOwnCeiling` gives, because the watchdog found the pool stalled
     /// (`breakStall`); written by the watchdog's thread only.
     let stallAllowance = Atomic<Int>(0)
     /// How many times the stall breaker started a thread (for the state report and tests).
